@@ -1,0 +1,55 @@
+"""Rulegrid's engine: the public API of api.md §3.
+
+Pure Python (stdlib, pydantic, jsonschema): never imports Qt or the editor. The
+editor and other tools import only the names in ``__all__``.
+"""
+
+from engine.board import Direction
+from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.events import TurnEvent
+from engine.game import Game
+from engine.model import (
+    Automaton,
+    FrailMechanic,
+    Level,
+    MoveStep,
+    NounStyle,
+    ObjectEntity,
+    Pack,
+    WaitStep,
+    WordEntity,
+)
+from engine.packs import load_pack
+from engine.replay import format_moves, parse_moves, replay
+from engine.rules import PARSE_BUDGET, Rule
+from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS
+from engine.validate import load_level
+
+__all__ = [
+    "BASE_PROPERTIES",
+    "FRAIL",
+    "OPERATORS",
+    "PARSE_BUDGET",
+    "Automaton",
+    "Direction",
+    "EngineError",
+    "FrailMechanic",
+    "Game",
+    "Level",
+    "MoveStep",
+    "NounStyle",
+    "ObjectEntity",
+    "Pack",
+    "Problem",
+    "Rule",
+    "RuleComplexityError",
+    "TurnEvent",
+    "ValidationError",
+    "WaitStep",
+    "WordEntity",
+    "format_moves",
+    "load_level",
+    "load_pack",
+    "parse_moves",
+    "replay",
+]

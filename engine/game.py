@@ -1,0 +1,122 @@
+"""``Game``: one level being played, with complete undo, reset and snapshots.
+
+Frames are immutable, so the undo history is a list of the frames before each
+accepted step and undo simply puts the previous one back: there is no inverse
+operation to get wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import snapshot as snapshots
+from engine.board import Direction, Frame, LevelContext
+from engine.events import TurnEvent
+from engine.model import Level
+from engine.rules import Rule
+from engine.turn import automata_entries, finish_event, has_control, resolve_step, settle
+from engine.validate import load_level
+
+
+class Game:
+    """A level in play. Construction settles the authored board (api.md §5)."""
+
+    def __init__(self, level: Level | Mapping[str, Any] | str) -> None:
+        if not isinstance(level, Level):
+            level = load_level(level)
+        self._ctx = LevelContext.of(level)
+        self._initial = settle(self._ctx, self._ctx.authored_pieces(), self._ctx.authored_phases())
+        self._frame = self._initial
+        self._history: list[Frame] = []
+
+    @property
+    def level(self) -> Level:
+        return self._ctx.level
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The active rules of the settled state, in deterministic order."""
+        return self._frame.rules
+
+    @property
+    def won(self) -> bool:
+        return self._frame.won
+
+    @property
+    def moves(self) -> int:
+        return self._frame.moves
+
+    @property
+    def control_lost(self) -> bool:
+        return not has_control(self._ctx, self._frame)
+
+    @property
+    def history_depth(self) -> int:
+        return len(self._history)
+
+    def step(self, direction: Direction | str | tuple[int, int]) -> TurnEvent:
+        """Play one intent. A rejected intent changes nothing, history included."""
+        after, event = resolve_step(self._ctx, self._frame, direction)
+        if after is not None:
+            self._history.append(self._frame)
+            self._frame = after
+        return event
+
+    def undo(self) -> TurnEvent:
+        """Return to the position before the last accepted step (no-op without history)."""
+        if not self._history:
+            event = TurnEvent(kind="undo", accepted=False)
+            finish_event(self._ctx, event, self._frame, self._frame)
+            return event
+        return self._restore("undo", self._history.pop())
+
+    def reset(self) -> TurnEvent:
+        """Return to the settled start of the level and forget the history."""
+        self._history.clear()
+        return self._restore("reset", self._initial)
+
+    def _restore(self, kind: str, target: Frame) -> TurnEvent:
+        now = {p[0]: p for p in self._frame.pieces}
+        moved = []
+        for i, _kind, _name, x, y in target.pieces:
+            here = now.get(i)
+            if here is not None and (here[3], here[4]) != (x, y):
+                moved.append({"id": i, "from": [here[3], here[4]], "to": [x, y], "pushedBy": None})
+        event = TurnEvent(kind="undo" if kind == "undo" else "reset", accepted=True, moved=moved)
+        finish_event(self._ctx, event, self._frame, target)
+        self._frame = target
+        return event
+
+    def state(self) -> dict[str, Any]:
+        """The settled state record of api.md §4 (a fresh JSON-ready dict)."""
+        frame = self._frame
+        return {
+            "level": self.level.id,
+            "width": self.level.width,
+            "height": self.level.height,
+            "entities": snapshots.frame_record(self._ctx, frame)["entities"],
+            "rules": [r.to_dict() for r in frame.rules],
+            "moves": frame.moves,
+            "won": frame.won,
+            "controlLost": self.control_lost,
+            "historyDepth": len(self._history),
+            "automata": automata_entries(self._ctx, frame),
+            "mechanics": [m.to_data() for m in self.level.mechanics],
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        """The complete turn snapshot, history included (JSON-ready)."""
+        return snapshots.encode(self._ctx, self._frame, self._history)
+
+    @classmethod
+    def from_snapshot(cls, level: Level | Mapping[str, Any] | str, snapshot: object) -> Game:
+        """Restore a snapshot of ``level``. Restoring is not a turn: nothing settles.
+
+        Raises:
+            ValidationError: the snapshot does not match the level or carries
+                anything beyond the authoritative state.
+        """
+        game = cls(level)
+        game._frame, game._history = snapshots.decode(game._ctx, snapshot)
+        return game
