@@ -119,7 +119,8 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
     except RuleComplexityError as exc:
         problems.append(Problem(base + "/entities", "rule-complexity", str(exc)))
         return None
-    assert type(moves) is int and isinstance(won, bool)
+    assert type(moves) is int
+    assert isinstance(won, bool)
     frame = Frame(pieces, phases, moves, won, rules)
     for n, entry in enumerate(automata_entries(ctx, frame)):
         if entry["active"] != flags[n]:

@@ -93,7 +93,7 @@ def _carries(table: RuleTable, subject: str | None, prop: str, noun: str) -> boo
     return (subject is None or noun == subject) and table.has(noun, prop)
 
 
-class _Reject(Exception):
+class _RejectedTurnError(Exception):
     def __init__(self, blocked: list[Json]) -> None:
         self.blocked = blocked
 
@@ -114,7 +114,7 @@ class _Turn:
         try:
             return read_rules(self.ctx, self.board.words())
         except RuleComplexityError:
-            raise _Reject([_block(first_mover, self.direction.label, None, "rule-complexity")])
+            raise _RejectedTurnError([_block(first_mover, self.direction.label, None, "rule-complexity")]) from None
 
 
 def resolve_step(ctx: LevelContext, frame: Frame, intent: object) -> tuple[Frame | None, TurnEvent]:
@@ -140,7 +140,7 @@ def resolve_step(ctx: LevelContext, frame: Frame, intent: object) -> tuple[Frame
         return None, _rejected(ctx, frame, direction, blocked)
     try:
         phases, table = _after_player(turn, first_mover, frame.phases)
-    except _Reject as reject:
+    except _RejectedTurnError as reject:
         return None, _rejected(ctx, frame, direction, reject.blocked)
     crumbled = _frail_checkpoint(ctx, board, table0, table, start)
     destroyed, won = _contacts(board, table)
