@@ -4,6 +4,7 @@ Pure Python (stdlib, pydantic, jsonschema): never imports Qt or the editor. The
 editor and other tools import only the names in ``__all__``.
 """
 
+from engine import share
 from engine.board import Direction
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
 from engine.events import TurnEvent
@@ -22,6 +23,7 @@ from engine.model import (
 from engine.packs import load_pack
 from engine.replay import format_moves, parse_moves, replay
 from engine.rules import PARSE_BUDGET, Rule
+from engine.share_codec import ShareError
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS
 from engine.validate import load_level
 
@@ -43,6 +45,7 @@ __all__ = [
     "Problem",
     "Rule",
     "RuleComplexityError",
+    "ShareError",
     "TurnEvent",
     "ValidationError",
     "WaitStep",
@@ -52,4 +55,5 @@ __all__ = [
     "load_pack",
     "parse_moves",
     "replay",
+    "share",
 ]
