@@ -247,9 +247,13 @@ class SharePreview:
             raise ShareError.at("no-snapshot", "this payload carries no valid snapshot", "/snapshot")
         return Game.from_snapshot(self.snapshot_level, self.snapshot)
 
-    def install_path(self, target_folder: str | Path) -> Path:
-        """Where :meth:`install` would write the pack (checks only, writes nothing)."""
-        return install_path(self._installable(), Path(target_folder))
+    def install_path(self, target_folder: str | Path, *, replace: bool = False) -> Path:
+        """Where :meth:`install` would write the pack; every check, nothing written.
+
+        Raises:
+            ShareError: the payload is invalid, or the pack exists and not ``replace``.
+        """
+        return install_path(self._installable(), Path(target_folder), replace=replace)
 
     def install(self, target_folder: str | Path, *, confirm: bool, replace: bool = False) -> Path | None:
         """Write the pack as ``<target_folder>/<pack id>.json``, only when ``confirm``.
@@ -353,12 +357,16 @@ def _validate_level(doc: object, nouns: object) -> tuple[tuple[Level, Pack] | No
     return (level, pack), []
 
 
+def nouns_of(level: Level) -> set[str]:
+    """Every noun a level uses (objects, noun words, automaton subjects, FRAIL map)."""
+    ctx = LevelContext.of(level)
+    return set(ctx.nouns) | {a.subject for a in level.automata if a.subject is not None}
+
+
 def _noun_styles(level: Level, given: object) -> object:
     if given is not None and not isinstance(given, dict):
         return given  # the pack schema reports it, at /nouns
-    ctx = LevelContext.of(level)
-    used = set(ctx.nouns) | {a.subject for a in level.automata if a.subject is not None}
-    styles: dict[str, Any] = {noun: {"color": default_color(noun)} for noun in sorted(used)}
+    styles: dict[str, Any] = {noun: {"color": default_color(noun)} for noun in sorted(nouns_of(level))}
     styles.update(given or {})
     return styles
 

@@ -1,0 +1,90 @@
+"""``rulegrid share export|import``: data-only payloads on the command line.
+
+``export`` prints one line of payload text; ``import`` previews a payload (its
+summary, problems and replay warnings) and installs it into the user's pack
+folder only with ``--yes``. Everything a payload says is printed as data, never
+acted on, and a bad payload is a located error with exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import share
+from engine.cli.common import find_level, open_pack
+from engine.share_codec import MAX_TEXT_CHARS
+
+
+def default_folder() -> Path:
+    """The user's pack folder (``platformdirs`` user data dir, ``packs`` inside)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("rulegrid", appauthor=False)) / "packs"
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("share", help="export or import data-only share payloads")
+    actions = parser.add_subparsers(dest="share_command", required=True, metavar="ACTION")
+
+    export = actions.add_parser("export", help="print a payload for a pack or one of its levels")
+    export.add_argument("pack", help="a pack .json file or pack folder")
+    export.add_argument("--level", metavar="ID", help="share only this level (id or 1-based number)")
+    export.add_argument(
+        "--with-solutions",
+        action="store_true",
+        help="keep the levels' solutions, with replay records that let importers check them",
+    )
+    export.add_argument("--trust", action="store_true", help="run the folder's trusted pack.py")
+    export.set_defaults(run=run_export)
+
+    imp = actions.add_parser("import", help="preview a payload; install it with --yes")
+    imp.add_argument("payload", help="the payload text, or - to read it from stdin")
+    imp.add_argument("--yes", action="store_true", help="install the pack after the preview")
+    imp.add_argument("--into", metavar="DIR", help=f"install into DIR instead of {default_folder()}")
+    imp.add_argument("--replace", action="store_true", help="overwrite an installed pack of the same id")
+    imp.set_defaults(run=run_import)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    pack = open_pack(args.pack, trust=args.trust)
+    levels = [find_level(pack, args.level)] if args.level is not None else list(pack.levels)
+    if not args.with_solutions:
+        levels = [level.model_copy(update={"solution": None}) for level in levels]
+    replays = [(level.id, level.solution) for level in levels if level.solution]
+    if args.level is not None:
+        (level,) = levels
+        used = share.nouns_of(level)
+        nouns = {name: style for name, style in pack.nouns.items() if name in used}
+        print(share.encode(level, replays=replays, nouns=nouns))
+    else:
+        print(share.encode(pack.model_copy(update={"levels": levels}), replays=replays))
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    text = sys.stdin.read(MAX_TEXT_CHARS + 1) if args.payload == "-" else args.payload
+    preview = share.decode(text)
+    for line in preview.summary.lines():
+        print(line)
+    for check in preview.replays:
+        status = "matches" if check.matches else "DIFFERS"
+        print(f"replay {check.index + 1} of {check.record.level} ({len(check.record.moves)} moves): {status}")
+    for warning in preview.warnings:
+        print(f"warning: {warning}")
+    if preview.problems:
+        for problem in preview.problems:
+            print(problem, file=sys.stderr)
+        print(f"not installable: {len(preview.problems)} problem(s)", file=sys.stderr)
+        return 1
+    folder = Path(args.into) if args.into else default_folder()
+    if not args.yes:
+        path = preview.install_path(folder, replace=args.replace)
+        print(f"valid; would install to {path} — run again with --yes to install")
+        return 0
+    path = preview.install(folder, confirm=True, replace=args.replace)
+    print(f"installed {path}")
+    return 0
+
