@@ -2,10 +2,12 @@
 
 A snapshot holds only what cannot be derived: every entity's id, kind, noun or
 text and position, the move count, the win flag and each automaton's phase, for
-the current position and for every position in the undo history. Rules, carriers
-and control are derived from the board on restore. Each automaton's ``active``
-flag is carried because the requirement documents ask for it, and checked
-against the board: a snapshot whose flag disagrees is rejected. Anything else (an
+the current position and for every position in the undo history. Carriers and
+control are derived from the board on restore. The active rules and each
+automaton's ``active`` flag are carried because the requirement documents ask for
+them (01: "a turn snapshot SHALL include ... active rules"; 03: "active state"),
+and both are checked against the board: a snapshot whose rules or flags disagree
+with its words is rejected. Anything else (an
 unknown key, a crumble counter, a per-object ``leaves`` map) is rejected too, so no
 hidden state can ever ride along (spec 04, "Hidden FRAIL state fails closed").
 """
@@ -22,13 +24,14 @@ from engine.turn import automata_entries, read_rules
 FORMAT = "rulegrid-snapshot"
 VERSION = 1
 _TOP_KEYS = ("format", "version", "level", "current", "history")
-_FRAME_KEYS = ("entities", "moves", "won", "automata")
+_FRAME_KEYS = ("entities", "rules", "moves", "won", "automata")
 
 
 def frame_record(ctx: LevelContext, frame: Frame) -> dict[str, Any]:
     active = [entry["active"] for entry in automata_entries(ctx, frame)]
     return {
         "entities": [_entity(p) for p in frame.pieces],
+        "rules": [r.to_dict() for r in frame.rules],
         "moves": frame.moves,
         "won": frame.won,
         "automata": [
@@ -121,6 +124,11 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
         return None
     assert type(moves) is int
     assert isinstance(won, bool)
+    if record.get("rules") != [r.to_dict() for r in rules]:
+        problems.append(
+            Problem(base + "/rules", "inconsistent-rules", "rules do not match the words on the board")
+        )
+        return None
     frame = Frame(pieces, phases, moves, won, rules)
     for n, entry in enumerate(automata_entries(ctx, frame)):
         if entry["active"] != flags[n]:
