@@ -154,7 +154,7 @@ def _pieces(ctx: LevelContext, items: object, base: str, problems: list[Problem]
             continue
         i, kind = item.get("id"), item.get("kind")
         expected = ctx.kinds.get(i) if type(i) is int else None
-        if expected is None:
+        if expected is None or not isinstance(i, int):
             problems.append(Problem(where + "/id", "unknown-entity", f"the level has no entity {i!r}"))
             continue
         if i in pieces:
@@ -184,7 +184,7 @@ def _pieces(ctx: LevelContext, items: object, base: str, problems: list[Problem]
             problems.append(Problem(where, "out-of-bounds", f"position ({x!r}, {y!r}) is not on the grid"))
             continue
         assert isinstance(name, str)
-        pieces[i] = (i, kind, name, x, y)
+        pieces[i] = (i, expected[0], name, x, y)
     return tuple(pieces[i] for i in sorted(pieces))
 
 
