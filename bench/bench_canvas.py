@@ -1,0 +1,117 @@
+"""Canvas benchmark: full repaint of a 64x64 level holding 5,000 entities, and one
+50-cell brush stroke.
+
+Run offscreen: ``QT_QPA_PLATFORM=offscreen python bench/bench_canvas.py``.
+Prints the median and worst of several runs in milliseconds. "cold" repaints
+render every stack picture again (what a zoom change costs); "warm" repaints
+reuse them (what scrolling, an overlay or a window expose costs).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
+
+from editor.canvas import GridCanvas
+from editor.level_document import LevelDocument
+from editor.pack_document import STARTER_NOUNS
+from editor.pieces import OBJECT, WORD, Piece, Pos
+from editor.session import Session
+from editor.theme import LIGHT
+from editor.tiles import TileRenderer
+from editor.tools import BrushTool
+
+SIZE, ENTITIES, RUNS = 64, 5_000, 15
+WORDS = ["BABA", "ROCK", "FLAG", "WALL", "IS", "AND", "YOU", "WIN", "PUSH", "STOP"]
+
+
+def big_level(seed: int = 7) -> LevelDocument:
+    rng = random.Random(seed)
+    stacks: dict[Pos, list[Piece]] = {}
+    nouns = list(STARTER_NOUNS)
+    for entity_id in range(1, ENTITIES + 1):
+        pos = Pos(rng.randrange(SIZE), rng.randrange(SIZE))
+        if rng.random() < 0.7:
+            piece = Piece(entity_id, OBJECT, rng.choice(nouns))
+        else:
+            piece = Piece(entity_id, WORD, rng.choice(WORDS))
+        stacks.setdefault(pos, []).append(piece)
+    data = {
+        "id": "bench", "width": SIZE, "height": SIZE,
+        "entities": [
+            {"id": pc.id, "kind": pc.kind, ("noun" if pc.kind == OBJECT else "text"): pc.token, "x": p.x, "y": p.y}
+            for p, s in stacks.items() for pc in s
+        ],
+    }
+    return LevelDocument.from_data(data)
+
+
+def timed(action: Callable[[], None], runs: int = RUNS) -> list[float]:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def report(label: str, samples: list[float]) -> None:
+    print(f"{label:<44} median {statistics.median(samples):7.2f} ms   worst {max(samples):7.2f} ms")
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv)
+    session = Session()
+    renderer = TileRenderer(LIGHT)
+    renderer.set_nouns({n: (c, "") for n, c in STARTER_NOUNS.items()})
+    canvas = GridCanvas(session, renderer)
+    level = big_level()
+    canvas.resize(64 * 16 + 48, 64 * 16 + 48)  # the whole board visible at 16 px a cell
+    canvas.show()
+    session.set_level(level)
+    app.processEvents()
+    print(f"level {level.width}x{level.height}, {level.entity_count()} entities in {len(level.cells())} cells, "
+          f"cell {canvas.cell_size} px, widget {canvas.width()}x{canvas.height()}")
+
+    def cold() -> None:
+        canvas.refresh_pictures()
+        renderer.clear()
+        canvas.repaint()
+
+    report("full repaint, cold (stack pictures redrawn)", timed(cold, 5))
+    report("full repaint, warm", timed(canvas.repaint))
+
+    brush = BrushTool(session)
+    canvas.set_tool(brush)
+    session.set_stamp(next(iter(level.cells().values()))[0].stamp)
+    row = iter(range(SIZE))
+
+    def stroke() -> None:
+        y = next(row)
+        brush.press(Pos(0, y), Qt.KeyboardModifier.NoModifier, Qt.MouseButton.LeftButton)
+        for x in range(1, 50):
+            brush.drag(Pos(x, y), Qt.KeyboardModifier.NoModifier)
+        brush.release(Pos(49, y), Qt.KeyboardModifier.NoModifier)
+        app.processEvents()  # includes the repaint of the 50 changed cells
+
+    before = level.undo_stack.count()
+    samples = timed(stroke, 10)
+    assert level.undo_stack.count() == before + 10, "each stroke must be one undo step"
+    report("brush stroke of 50 cells (edit + repaint)", samples)
+    canvas.set_cell_size(32, QPoint(0, 0))
+    report("full repaint at 32 px (visible part), warm", timed(canvas.repaint))
+    canvas.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

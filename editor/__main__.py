@@ -1,0 +1,5 @@
+"""``python -m editor [PACK]``."""
+
+from editor.app import main
+
+raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""The window's actions as a table: stable ids (the QAction objectNames), text,
+shortcut, icon and tip in one place.
+
+``build_actions`` turns the table into QActions and wires each to its handler;
+it raises when a handler is missing, so no menu entry can silently do nothing.
+Tooltips always show the shortcut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from editor.resources import icon
+
+Shortcut = QKeySequence.StandardKey | str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    id: str  # the QAction's objectName; stable, tests and later panels use it
+    text: str
+    shortcut: Shortcut = None
+    icon: str = ""
+    tip: str = ""
+    checkable: bool = False
+
+
+SK = QKeySequence.StandardKey
+
+FILE_ACTIONS = (
+    ActionSpec("actionNewPack", "&New Pack", SK.New, "new", "Start a new, untitled pack"),
+    ActionSpec("actionOpenPack", "&Open Pack…", SK.Open, "open", "Open a pack file (.json)"),
+    ActionSpec("actionOpenPackFolder", "Open Pack &Folder…", "Ctrl+Shift+O", "open-folder",
+               "Open a pack folder holding pack.json"),
+    ActionSpec("actionSave", "&Save", SK.Save, "save", "Save the pack (written atomically)"),
+    ActionSpec("actionSaveAs", "Save &As…", "Ctrl+Shift+S", "", "Save the pack to a new .json file"),
+    ActionSpec("actionSaveAsFolder", "Save As F&older…", "", "", "Save the pack as a folder holding pack.json"),
+    ActionSpec("actionPackProperties", "Pack &Properties…", "", "properties", "Pack id, title and author"),
+    ActionSpec("actionQuit", "&Quit", SK.Quit, "", "Close the editor"),
+)
+EDIT_ACTIONS = (
+    ActionSpec("actionUndoPack", "Undo Pack Change", "Ctrl+Alt+Z", "", "Undo the last change to the level list or nouns"),
+    ActionSpec("actionRedoPack", "Redo Pack Change", "Ctrl+Alt+Shift+Z", "", "Redo a change to the level list or nouns"),
+    ActionSpec("actionCut", "Cu&t", SK.Cut, "", "Cut the selected region"),
+    ActionSpec("actionCopy", "&Copy", SK.Copy, "copy", "Copy the selected region"),
+    ActionSpec("actionPaste", "&Paste", SK.Paste, "paste", "Paste a region: it follows the pointer until you click"),
+    ActionSpec("actionDelete", "&Delete", SK.Delete, "", "Clear every stack in the selection"),
+    ActionSpec("actionSelectAll", "Select &All", SK.SelectAll, "", "Select the whole level"),
+    ActionSpec("actionDeselect", "Deselect", "Ctrl+Shift+A", "", "Drop the selection"),
+)
+VIEW_ACTIONS = (
+    ActionSpec("actionZoomIn", "Zoom &In", SK.ZoomIn, "zoom-in", "Zoom in (or turn the mouse wheel)"),
+    ActionSpec("actionZoomOut", "Zoom &Out", SK.ZoomOut, "zoom-out", "Zoom out (or turn the mouse wheel)"),
+    ActionSpec("actionZoomFit", "&Fit Level", "Ctrl+0", "zoom-fit", "Zoom so the whole level is visible"),
+    ActionSpec("actionZoomActual", "&Actual Size", "Ctrl+1", "", "32 pixels a cell"),
+    ActionSpec("actionShowGrid", "Show &Grid", "Ctrl+G", "", "Draw grid lines", checkable=True),
+    ActionSpec("actionDarkTheme", "&Dark Theme", "Ctrl+Shift+T", "", "Switch between light and dark", checkable=True),
+)
+LEVEL_ACTIONS = (
+    ActionSpec("actionAddLevel", "&Add Level", "Ctrl+Shift+N", "add-level", "Add an empty level after this one"),
+    ActionSpec("actionDuplicateLevel", "D&uplicate Level", "Ctrl+D", "duplicate", "Copy this level"),
+    ActionSpec("actionRenameLevel", "&Rename Level", "F2", "", "Edit the level's title"),
+    ActionSpec("actionDeleteLevel", "De&lete Level", "Ctrl+Shift+Del", "delete", "Remove this level (undo brings it back)"),
+    ActionSpec("actionMoveLevelUp", "Move Level &Up", "Alt+Up", "up", "Play this level earlier"),
+    ActionSpec("actionMoveLevelDown", "Move Level Do&wn", "Alt+Down", "down", "Play this level later"),
+    ActionSpec("actionPreviousLevel", "&Previous Level", "Ctrl+PgUp", "", "Edit the previous level"),
+    ActionSpec("actionNextLevel", "&Next Level", "Ctrl+PgDown", "", "Edit the next level"),
+    ActionSpec("actionLevelProperties", "Level &Properties…", "Ctrl+I", "properties",
+               "Id, title, author and size (with a resize anchor)"),
+    ActionSpec("actionAddNoun", "Add &Noun…", "Ctrl+K", "add-noun", "Add a noun (name and colour) to the pack"),
+)
+
+
+def shortcut_text(shortcut: Shortcut) -> str:
+    if shortcut is None or shortcut == "":
+        return ""
+    return QKeySequence(shortcut).toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def decorate(action: QAction, spec: ActionSpec) -> None:
+    """Apply a spec to an action (also used for Qt-made actions such as undo/redo)."""
+    action.setObjectName(spec.id)
+    if spec.shortcut is not None and spec.shortcut != "":
+        if isinstance(spec.shortcut, str):
+            action.setShortcut(QKeySequence(spec.shortcut))
+        else:
+            action.setShortcuts(spec.shortcut)
+    if spec.icon:
+        action.setIcon(icon(spec.icon))
+    keys = shortcut_text(spec.shortcut)
+    plain = spec.text.replace("&", "").rstrip("…")
+    head = f"{plain} ({keys})" if keys else plain
+    action.setToolTip(f"{head}\n{spec.tip}" if spec.tip else head)
+    action.setStatusTip(spec.tip or plain)
+    action.setCheckable(spec.checkable)
+
+
+def build_actions(
+    parent: QWidget, specs: tuple[ActionSpec, ...], handlers: Mapping[str, Callable[[], object]]
+) -> dict[str, QAction]:
+    actions: dict[str, QAction] = {}
+    for spec in specs:
+        if spec.id not in handlers:
+            raise KeyError(f"no handler for action {spec.id}")
+        action = QAction(spec.text, parent)
+        decorate(action, spec)
+        handler = handlers[spec.id]
+        if spec.checkable:
+            action.toggled.connect(lambda _checked, h=handler: h())
+        else:
+            action.triggered.connect(lambda _checked=False, h=handler: h())
+        actions[spec.id] = action
+    return actions

@@ -1,0 +1,41 @@
+"""Start the editor: ``rulegrid-editor [PACK]`` or ``python -m editor [PACK]``.
+
+With no argument it opens the bundled tutorial pack, or a new untitled pack
+when the tutorial is not there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from editor.main_window import APP_NAME, MainWindow
+from editor.resources import TUTORIAL_PACK
+from editor.settings import EditorSettings
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="rulegrid-editor", description="Rulegrid level editor")
+    parser.add_argument("pack", nargs="?", help="a pack .json file or pack folder (default: the tutorial)")
+    return parser.parse_args(list(argv))
+
+
+def default_pack(argument: str | None) -> Path | None:
+    if argument:
+        return Path(argument)
+    return TUTORIAL_PACK if TUTORIAL_PACK.is_file() else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName("Rulegrid")
+    window = MainWindow(default_pack(args.pack), settings=EditorSettings.for_user())
+    window.show()
+    return app.exec()

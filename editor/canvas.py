@@ -1,0 +1,393 @@
+"""``GridCanvas``: draws the current level and feeds pointer input to the active tool.
+
+Drawing cost follows what changed: ``cells_changed`` invalidates the cached
+picture of those cells only and asks Qt to repaint their rectangles; a paint
+event draws just the cells inside the exposed area, one ``drawPixmap`` per
+non-empty cell. The canvas never stores level data: it reads the document.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QRegion,
+    QResizeEvent,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QWidget
+
+from editor.level_document import LevelDocument
+from editor.pieces import Pos, signature
+from editor.session import Session
+from editor.tiles import TileRenderer
+from editor.tools import Overlay, PickerTool, SelectTool, Tool
+
+ZOOM_STEPS = (6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128)
+ACTUAL_SIZE = 32  # the cell size shown as 100 %
+MARGIN = 24  # around a fitted board, in pixels
+
+
+class GridCanvas(QWidget):
+    """The level view. Wheel zooms at the pointer; middle-drag or Space-drag pans."""
+
+    hovered = Signal(object)  # Pos | None: the cell under the pointer
+    zoom_changed = Signal(int)  # percent
+
+    def __init__(self, session: Session, renderer: TileRenderer, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("levelCanvas")
+        self.setAccessibleName("levelCanvas")
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self.setMinimumSize(200, 160)
+        self._session = session
+        self._renderer = renderer
+        self._level: LevelDocument | None = None
+        self._cell = ACTUAL_SIZE
+        self._origin = QPoint(MARGIN, MARGIN)
+        self._tool: Tool | None = None
+        self._picker = PickerTool(session)
+        self._presser: Tool | None = None  # the tool that got the current press
+        self._hover: Pos | None = None
+        self._overlay_area = QRect()  # widget pixels the last overlay covered
+        self._pan_from: QPoint | None = None
+        self._space_down = False
+        self._auto_fit = True  # keep fitting on resize until the author zooms or pans
+        self._show_grid = True
+        self._looks: dict[Pos, QPixmap] = {}
+        self._grid_tile = QPixmap()
+        session.level_changed.connect(self._on_session_level_changed)
+        self._on_session_level_changed(session.level)
+
+    # ------------------------------------------------------------ public API
+    @property
+    def cell_size(self) -> int:
+        return self._cell
+
+    @property
+    def origin(self) -> QPoint:
+        return QPoint(self._origin)
+
+    @property
+    def tool(self) -> Tool | None:
+        return self._tool
+
+    @property
+    def hovered_cell(self) -> Pos | None:
+        return self._hover
+
+    def set_tool(self, tool: Tool) -> None:
+        if self._tool is not None:
+            self._tool.cancel()
+            self._tool.overlay_changed.disconnect(self._on_tool_overlay_changed)
+        self._tool = tool
+        tool.overlay_changed.connect(self._on_tool_overlay_changed)
+        self._on_tool_overlay_changed()
+
+    def set_show_grid(self, show: bool) -> None:
+        self._show_grid = show
+        self._grid_tile = QPixmap()
+        self.update()
+
+    def refresh_pictures(self) -> None:
+        """Redraw everything: the theme, the nouns' colours or the level's vocabulary changed."""
+        self._looks.clear()
+        self._grid_tile = QPixmap()
+        self.update()
+
+    def cell_at(self, point: QPointF | QPoint) -> Pos:
+        """The cell under a widget point; it may lie outside the grid."""
+        return Pos(
+            math.floor((point.x() - self._origin.x()) / self._cell),
+            math.floor((point.y() - self._origin.y()) / self._cell),
+        )
+
+    def cell_rect(self, pos: Pos) -> QRect:
+        return QRect(self._origin.x() + pos.x * self._cell, self._origin.y() + pos.y * self._cell, self._cell, self._cell)
+
+    def cells_rect(self, rect: QRect) -> QRect:
+        c = self._cell
+        return QRect(self._origin.x() + rect.x() * c, self._origin.y() + rect.y() * c, rect.width() * c, rect.height() * c)
+
+    def cell_center(self, pos: Pos) -> QPoint:
+        return self.cell_rect(pos).center()
+
+    def zoom_percent(self) -> int:
+        return round(100 * self._cell / ACTUAL_SIZE)
+
+    def zoom_in(self) -> None:
+        self._step_zoom(+1, self._view_center())
+
+    def zoom_out(self) -> None:
+        self._step_zoom(-1, self._view_center())
+
+    def zoom_actual(self) -> None:
+        self.set_cell_size(ACTUAL_SIZE, self._view_center())
+
+    def fit(self) -> None:
+        """Zoom and centre so the whole level is visible."""
+        self._auto_fit = True
+        level = self._level
+        if level is None:
+            return
+        size = min((self.width() - 2 * MARGIN) // level.width, (self.height() - 2 * MARGIN) // level.height)
+        self._cell = max(ZOOM_STEPS[0], min(ZOOM_STEPS[-1], size))
+        self._origin = QPoint(
+            (self.width() - level.width * self._cell) // 2, (self.height() - level.height * self._cell) // 2
+        )
+        self._zoomed()
+
+    def set_cell_size(self, size: int, anchor: QPoint) -> None:
+        """Zoom so the point under ``anchor`` stays under it."""
+        size = max(ZOOM_STEPS[0], min(ZOOM_STEPS[-1], size))
+        if size == self._cell:
+            return
+        ox = anchor.x() - (anchor.x() - self._origin.x()) * size / self._cell
+        oy = anchor.y() - (anchor.y() - self._origin.y()) * size / self._cell
+        self._cell, self._origin = size, QPoint(round(ox), round(oy))
+        self._auto_fit = False
+        self._zoomed()
+
+    def pan_by(self, dx: int, dy: int) -> None:
+        self._origin += QPoint(dx, dy)
+        self._auto_fit = False
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(800, 600)
+
+    # -------------------------------------------------------------- painting
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        exposed = event.rect()
+        theme = self._renderer.theme
+        painter.fillRect(exposed, QColor(theme.canvas))
+        level = self._level
+        if level is None:
+            painter.setPen(QColor(theme.muted))
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No level: add one in the Levels panel")
+            return
+        cell, ox, oy = self._cell, self._origin.x(), self._origin.y()
+        board = QRect(ox, oy, level.width * cell, level.height * cell)
+        painter.fillRect(board.intersected(exposed), self._grid_brush())
+        x0 = max(0, (exposed.left() - ox) // cell)
+        x1 = min(level.width - 1, (exposed.right() - ox) // cell)
+        y0 = max(0, (exposed.top() - oy) // cell)
+        y1 = min(level.height - 1, (exposed.bottom() - oy) // cell)
+        if x0 <= x1 and y0 <= y1:
+            self._draw_cells(painter, level, x0, x1, y0, y1)
+        painter.setPen(QPen(QColor(theme.board_edge), 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(board.adjusted(-1, -1, 0, 0))
+        overlay = self._tool.overlay() if self._tool is not None else None
+        if overlay is not None:
+            self._draw_overlay(painter, overlay)
+        if self._hover is not None and level.contains(self._hover):
+            painter.setPen(QPen(QColor(theme.hover), 2))
+            painter.drawRect(self.cell_rect(self._hover).adjusted(1, 1, -1, -1))
+
+    def _draw_cells(self, painter: QPainter, level: LevelDocument, x0: int, x1: int, y0: int, y1: int) -> None:
+        cells = level.cells()
+        looks, renderer, cell = self._looks, self._renderer, self._cell
+        ox, oy = self._origin.x(), self._origin.y()
+        draw = painter.drawPixmap
+        if (x1 - x0 + 1) * (y1 - y0 + 1) < len(cells):
+            items = ((p, cells[p]) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1) if (p := Pos(x, y)) in cells)
+        else:
+            items = ((p, s) for p, s in cells.items() if x0 <= p.x <= x1 and y0 <= p.y <= y1)
+        for pos, stack in items:
+            pixmap = looks.get(pos)
+            if pixmap is None:
+                pixmap = looks[pos] = renderer.stack(signature(stack), cell)
+            draw(ox + pos.x * cell, oy + pos.y * cell, pixmap)
+
+    def _draw_overlay(self, painter: QPainter, overlay: Overlay) -> None:
+        theme = self._renderer.theme
+        area = self.cells_rect(overlay.rect)
+        if overlay.style == "floating":
+            painter.setOpacity(0.7)
+            for pos, look in overlay.stamps.items():
+                painter.drawPixmap(self.cell_rect(pos).topLeft(), self._renderer.stack(look, self._cell))
+            painter.setOpacity(1.0)
+        color = QColor(theme.selection if overlay.style != "preview" else theme.preview)
+        fill = QColor(color)
+        fill.setAlpha(40 if overlay.style != "floating" else 20)
+        painter.fillRect(area, fill)
+        pen = QPen(color, 2, Qt.PenStyle.DashLine if overlay.style == "selection" else Qt.PenStyle.SolidLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(area.adjusted(1, 1, -1, -1))
+
+    def _grid_brush(self) -> QBrush:
+        theme = self._renderer.theme
+        if self._grid_tile.isNull() or self._grid_tile.width() != self._cell:
+            tile = QPixmap(self._cell, self._cell)
+            tile.fill(QColor(theme.board))
+            if self._show_grid and self._cell >= 8:
+                p = QPainter(tile)
+                p.setPen(QColor(theme.grid))
+                p.drawLine(self._cell - 1, 0, self._cell - 1, self._cell - 1)
+                p.drawLine(0, self._cell - 1, self._cell - 1, self._cell - 1)
+                p.end()
+            self._grid_tile = tile
+        brush = QBrush(self._grid_tile)
+        brush.setTransform(QTransform.fromTranslate(self._origin.x(), self._origin.y()))
+        return brush
+
+    # ---------------------------------------------------------------- input
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        button, mods = event.button(), event.modifiers()
+        if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton and self._space_down):
+            self._pan_from = event.position().toPoint()
+            self.setCursor(Qt.CursorShape.ClosedHandCursor)
+            return
+        pos = self.cell_at(event.position())
+        alt = bool(mods & Qt.KeyboardModifier.AltModifier)
+        self._presser = self._picker if alt and not isinstance(self._tool, SelectTool) else self._tool
+        if self._presser is not None:
+            self._presser.press(pos, mods, button)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        point = event.position().toPoint()
+        if self._pan_from is not None:
+            self.pan_by(point.x() - self._pan_from.x(), point.y() - self._pan_from.y())
+            self._pan_from = point
+            return
+        pos = self.cell_at(point)
+        self._set_hover(pos if self._level is not None and self._level.contains(pos) else None)
+        if event.buttons() != Qt.MouseButton.NoButton and self._presser is not None:
+            self._presser.drag(pos, event.modifiers())
+        elif self._tool is not None:
+            self._tool.hover(self._hover)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.unsetCursor()
+            return
+        presser, self._presser = self._presser, None
+        if presser is not None:
+            presser.release(self.cell_at(event.position()), event.modifiers())
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta().y()
+        if delta:
+            self._step_zoom(1 if delta > 0 else -1, event.position().toPoint())
+        event.accept()
+
+    def leaveEvent(self, event: object) -> None:
+        self._set_hover(None)
+        if self._tool is not None:
+            self._tool.hover(None)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_down = True
+            self.setCursor(Qt.CursorShape.OpenHandCursor)
+        elif key == Qt.Key.Key_Escape and self._tool is not None:
+            self._tool.cancel()
+        elif key in _PAN_KEYS:
+            dx, dy = _PAN_KEYS[key]
+            self.pan_by(dx * self._cell, dy * self._cell)
+        else:
+            super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_down = False
+            self.unsetCursor()
+        else:
+            super().keyReleaseEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        if self._auto_fit:
+            self.fit()
+        super().resizeEvent(event)
+
+    # ---------------------------------------------------------------- slots
+    def _on_session_level_changed(self, level: LevelDocument | None) -> None:
+        if self._level is not None:
+            self._level.cells_changed.disconnect(self._on_level_cells_changed)
+            self._level.properties_changed.disconnect(self._on_level_properties_changed)
+        self._level = level
+        self._looks.clear()
+        self._hover = None
+        if self._tool is not None:
+            self._tool.cancel()
+        if isinstance(self._tool, SelectTool):
+            self._tool.reset()
+        if level is not None:
+            level.cells_changed.connect(self._on_level_cells_changed)
+            level.properties_changed.connect(self._on_level_properties_changed)
+            self._renderer.set_automaton_properties(level.automaton_properties())
+        self.fit()
+        self.update()
+
+    def _on_level_cells_changed(self, changed: frozenset[Pos]) -> None:
+        for pos in changed:
+            self._looks.pop(pos, None)
+        if len(changed) <= 64:
+            region = QRegion()
+            for pos in changed:
+                region += self.cell_rect(pos)
+            self.update(region)
+        else:
+            xs, ys = [p.x for p in changed], [p.y for p in changed]
+            self.update(self.cells_rect(QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)))
+
+    def _on_level_properties_changed(self) -> None:
+        self._looks.clear()
+        self.update()
+
+    def _on_tool_overlay_changed(self) -> None:
+        overlay = self._tool.overlay() if self._tool is not None else None
+        area = self.cells_rect(overlay.rect).adjusted(-2, -2, 2, 2) if overlay is not None else QRect()
+        self.update(self._overlay_area.united(area))
+        self._overlay_area = area
+
+    # -------------------------------------------------------------- helpers
+    def _set_hover(self, pos: Pos | None) -> None:
+        if pos == self._hover:
+            return
+        for old_or_new in (self._hover, pos):
+            if old_or_new is not None:
+                self.update(self.cell_rect(old_or_new).adjusted(-1, -1, 1, 1))
+        self._hover = pos
+        self.hovered.emit(pos)
+
+    def _step_zoom(self, direction: int, anchor: QPoint) -> None:
+        if direction > 0:
+            size = next((s for s in ZOOM_STEPS if s > self._cell), ZOOM_STEPS[-1])
+        else:
+            size = next((s for s in reversed(ZOOM_STEPS) if s < self._cell), ZOOM_STEPS[0])
+        self.set_cell_size(size, anchor)
+
+    def _view_center(self) -> QPoint:
+        return self.rect().center()
+
+    def _zoomed(self) -> None:
+        self._looks.clear()
+        self._grid_tile = QPixmap()
+        self.update()
+        self.zoom_changed.emit(self.zoom_percent())
+
+
+_PAN_KEYS = {
+    Qt.Key.Key_Left: (1, 0),
+    Qt.Key.Key_Right: (-1, 0),
+    Qt.Key.Key_Up: (0, 1),
+    Qt.Key.Key_Down: (0, -1),
+}

@@ -1,0 +1,59 @@
+"""Copied regions: stacks without ids, relative to the region's top-left corner.
+
+They travel through the system clipboard as JSON under their own MIME type, so
+a region copied in one level (or one editor window) pastes into another.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from PySide6.QtCore import QMimeData
+
+from editor.pieces import OBJECT, WORD, Pos, Stamp
+
+MIME_TYPE = "application/x-rulegrid-region"
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    width: int
+    height: int
+    stacks: Mapping[Pos, tuple[Stamp, ...]]  # relative positions, bottom first
+
+    def to_mime(self) -> QMimeData:
+        payload = {
+            "width": self.width,
+            "height": self.height,
+            "cells": [
+                {"x": p.x, "y": p.y, "stack": [{"kind": s.kind, "token": s.token} for s in stack]}
+                for p, stack in sorted(self.stacks.items(), key=lambda kv: (kv[0].y, kv[0].x))
+            ],
+        }
+        mime = QMimeData()
+        mime.setData(MIME_TYPE, json.dumps(payload).encode("utf-8"))
+        mime.setText(self.describe())
+        return mime
+
+    @classmethod
+    def from_mime(cls, mime: QMimeData | None) -> Region | None:
+        """The region in ``mime``, or ``None`` when it holds none (or something malformed)."""
+        if mime is None or not mime.hasFormat(MIME_TYPE):
+            return None
+        try:
+            payload = json.loads(bytes(mime.data(MIME_TYPE).data()).decode("utf-8"))
+            stacks = {
+                Pos(int(c["x"]), int(c["y"])): tuple(Stamp(str(s["kind"]), str(s["token"])) for s in c["stack"])
+                for c in payload["cells"]
+            }
+            region = cls(int(payload["width"]), int(payload["height"]), stacks)
+        except (KeyError, TypeError, ValueError):
+            return None
+        kinds_ok = all(s.kind in (OBJECT, WORD) for stack in region.stacks.values() for s in stack)
+        return region if kinds_ok else None
+
+    def describe(self) -> str:
+        count = sum(len(s) for s in self.stacks.values())
+        return f"Rulegrid region {self.width}x{self.height}, {count} entities"

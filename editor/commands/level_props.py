@@ -1,0 +1,39 @@
+"""Level properties: id, title, author and size (with contents shifted by an anchor)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QUndoCommand
+
+from editor.pieces import Pos, Stack
+
+if TYPE_CHECKING:
+    from editor.level_document import LevelDocument, LevelProperties
+
+
+class LevelPropertiesCommand(QUndoCommand):
+    """Swap the level's properties and, when it was resized, all of its cells."""
+
+    def __init__(
+        self,
+        document: LevelDocument,
+        after: LevelProperties,
+        after_cells: Mapping[Pos, Stack] | None,
+        *,
+        text: str = "Level Properties",
+    ) -> None:
+        super().__init__(text)
+        self._document = document
+        self._before = document.properties
+        self._after = after
+        # Cells are stored only when the edit moved or dropped pieces (a resize).
+        self._before_cells = dict(document.cells()) if after_cells is not None else None
+        self._after_cells = dict(after_cells) if after_cells is not None else None
+
+    def redo(self) -> None:
+        self._document.write_properties(self._after, self._after_cells)
+
+    def undo(self) -> None:
+        self._document.write_properties(self._before, self._before_cells)

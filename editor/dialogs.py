@@ -1,0 +1,107 @@
+"""Every question the main window asks the author, behind one injectable object.
+
+The window never opens a modal dialog directly: it asks its ``Dialogs``. The
+application passes :class:`QtDialogs`; tests pass a scripted stand-in, so no
+test ever blocks on a modal event loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, Protocol
+
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
+
+import engine
+from editor.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
+from editor.level_document import Anchor, LevelProperties
+from editor.pack_document import NounSpec, PackProperties
+from editor.problems_dialog import ProblemsDialog
+
+UnsavedAnswer = Literal["save", "discard", "cancel"]
+PACK_FILTER = "Rulegrid packs (*.json);;All files (*)"
+
+
+class Dialogs(Protocol):
+    def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> UnsavedAnswer: ...
+
+    def choose_pack_to_open(self, parent: QWidget, *, folder: bool, start: str) -> Path | None: ...
+
+    def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None: ...
+
+    def show_problems(
+        self, parent: QWidget, source: str, problems: list[engine.Problem], *, can_repair: bool,
+        repair_notes: list[str],
+    ) -> bool:
+        """Show why a pack did not load; True when the author chose to open it anyway."""
+        ...
+
+    def edit_level_properties(
+        self, parent: QWidget, props: LevelProperties, taken_ids: set[str]
+    ) -> tuple[LevelProperties, Anchor] | None: ...
+
+    def new_noun(self, parent: QWidget, existing: set[str]) -> tuple[str, NounSpec] | None: ...
+
+    def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None: ...
+
+    def confirm(self, parent: QWidget, title: str, text: str) -> bool: ...
+
+    def error(self, parent: QWidget, title: str, text: str) -> None: ...
+
+
+class QtDialogs:
+    """The real dialogs."""
+
+    def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> UnsavedAnswer:
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            parent, "Unsaved changes", f"Save the changes to {pack_name} before closing it?",
+            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save,
+        )
+        return {buttons.Save: "save", buttons.Discard: "discard"}.get(answer, "cancel")  # type: ignore[return-value]
+
+    def choose_pack_to_open(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
+        if folder:
+            chosen = QFileDialog.getExistingDirectory(parent, "Open Pack Folder", start)
+        else:
+            chosen, _ = QFileDialog.getOpenFileName(parent, "Open Pack", start, PACK_FILTER)
+        return Path(chosen) if chosen else None
+
+    def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
+        if folder:
+            chosen = QFileDialog.getExistingDirectory(parent, "Save Pack in Folder", start)
+        else:
+            chosen, _ = QFileDialog.getSaveFileName(parent, "Save Pack As", start, PACK_FILTER)
+            if chosen and not chosen.endswith(".json"):
+                chosen += ".json"
+        return Path(chosen) if chosen else None
+
+    def show_problems(
+        self, parent: QWidget, source: str, problems: list[engine.Problem], *, can_repair: bool,
+        repair_notes: list[str],
+    ) -> bool:
+        dialog = ProblemsDialog(source, problems, can_repair=can_repair, repair_notes=repair_notes, parent=parent)
+        return dialog.exec() == QDialog.DialogCode.Accepted and can_repair
+
+    def edit_level_properties(
+        self, parent: QWidget, props: LevelProperties, taken_ids: set[str]
+    ) -> tuple[LevelProperties, Anchor] | None:
+        dialog = LevelPropertiesDialog(props, taken_ids, parent)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.result_properties(), dialog.anchor()
+
+    def new_noun(self, parent: QWidget, existing: set[str]) -> tuple[str, NounSpec] | None:
+        dialog = NounDialog(existing, parent)
+        return dialog.result_noun() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None:
+        dialog = PackPropertiesDialog(props, parent)
+        return dialog.result_properties() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    def confirm(self, parent: QWidget, title: str, text: str) -> bool:
+        buttons = QMessageBox.StandardButton
+        return QMessageBox.question(parent, title, text, buttons.Yes | buttons.No, buttons.No) == buttons.Yes
+
+    def error(self, parent: QWidget, title: str, text: str) -> None:
+        QMessageBox.warning(parent, title, text)

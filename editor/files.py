@@ -1,0 +1,135 @@
+"""``PackFiles``: new, open, save and close for the window.
+
+Decides what happens to unsaved changes (asks), routes opening through the
+engine's whole-pack validation (and shows every problem when it refuses),
+and records recent packs in the settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
+
+import engine
+from editor.dialogs import Dialogs
+from editor.pack_document import PackDocument
+from editor.pack_io import RepairImpossibleError, open_pack, read_for_repair, save_pack
+from editor.session import Session
+from editor.settings import EditorSettings
+
+
+class PackFiles(QObject):
+    def __init__(
+        self,
+        window: QWidget,
+        session: Session,
+        settings: EditorSettings,
+        dialogs: Dialogs,
+        status: Callable[[str], None],
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._session = session
+        self._settings = settings
+        self._dialogs = dialogs
+        self._status = status
+        #: Problems the engine found in the pack as last opened or saved (empty: valid).
+        self.problems: list[engine.Problem] = []
+
+    @property
+    def pack(self) -> PackDocument:
+        assert self._session.pack is not None
+        return self._session.pack
+
+    # ------------------------------------------------------------------ new
+    def new_pack(self) -> bool:
+        if not self.maybe_keep_changes():
+            return False
+        self._session.set_pack(PackDocument.untitled())
+        self.problems = []
+        self._status("New pack: paint with the palette, then save it (Ctrl+S)")
+        return True
+
+    # ----------------------------------------------------------------- open
+    def open_dialog(self, *, folder: bool = False) -> bool:
+        path = self._dialogs.choose_pack_to_open(self._window, folder=folder, start=self._start_dir())
+        return self.open_path(path) if path is not None else False
+
+    def open_path(self, path: Path | str, *, ask_first: bool = True) -> bool:
+        """Open a pack file or folder; on problems, show them all and maybe open for repair."""
+        path = Path(path)
+        if ask_first and not self.maybe_keep_changes():
+            return False
+        result = open_pack(path)
+        if result.document is not None:
+            self._adopt(result.document, path)
+            self.problems = []
+            self._status(f"Opened {path.name}: {len(result.document.levels)} levels")
+            return True
+        try:
+            repaired, notes = read_for_repair(path)
+        except RepairImpossibleError:
+            repaired, notes = None, []
+        wants_repair = self._dialogs.show_problems(
+            self._window, path.name, result.problems, can_repair=repaired is not None, repair_notes=notes
+        )
+        if repaired is None or not wants_repair:
+            self._status(f"{path.name} did not load: {len(result.problems)} problems")
+            return False
+        self._adopt(repaired, path)
+        self.problems = result.problems
+        self._status(f"Opened {path.name} for repair: {len(result.problems)} problems to fix")
+        return True
+
+    def _adopt(self, document: PackDocument, path: Path) -> None:
+        self._session.set_pack(document)
+        self._settings.add_recent_pack(str(path.resolve()))
+
+    # ----------------------------------------------------------------- save
+    def save(self) -> bool:
+        pack = self.pack
+        if pack.path is None:
+            return self.save_as(folder=False)
+        return self._write(pack.path, folder=pack.folder)
+
+    def save_as(self, *, folder: bool = False) -> bool:
+        path = self._dialogs.choose_save_path(self._window, folder=folder, start=self._start_dir())
+        return self._write(path, folder=folder) if path is not None else False
+
+    def _write(self, path: Path, *, folder: bool) -> bool:
+        try:
+            self.problems = save_pack(self.pack, path, folder=folder)
+        except OSError as exc:
+            self._dialogs.error(self._window, "Could not save", f"{path}: {exc.strerror or exc}")
+            return False
+        self._settings.add_recent_pack(str(path.resolve()))
+        if self.problems:
+            first = self.problems[0]
+            self._status(
+                f"Saved {path.name}, but it has {len(self.problems)} problem(s) and will not load in the game "
+                f"until fixed. First: {first}"
+            )
+        else:
+            self._status(f"Saved {path.name}")
+        return True
+
+    # ---------------------------------------------------------------- close
+    def maybe_keep_changes(self) -> bool:
+        """True when the current pack may be replaced or closed (saved, discarded or clean)."""
+        pack = self._session.pack
+        if pack is None or not pack.is_dirty():
+            return True
+        answer = self._dialogs.ask_unsaved_changes(self._window, pack.display_name())
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def _start_dir(self) -> str:
+        pack = self._session.pack
+        if pack is not None and pack.path is not None:
+            return str(pack.path.parent)
+        recent = self._settings.recent_packs
+        return str(Path(recent[0]).parent) if recent else str(Path.home())

@@ -1,0 +1,193 @@
+"""Small forms: level properties (with the resize anchor), a new noun, pack properties."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QColorDialog,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+import engine
+from editor.level_document import Anchor, LevelProperties
+from editor.pack_document import NounSpec, PackProperties
+
+MAX_SIZE = 128
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+TOKEN_RE = re.compile(r"^[A-Z][A-Z0-9_]{0,31}$")
+
+
+class _Form(QDialog):
+    def __init__(self, title: str, parent: QWidget | None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.form = QFormLayout()
+        self.error = QLabel(self)
+        self.error.setObjectName("formError")
+        self.error.setStyleSheet("color: #c0392b")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.accepted.connect(self._try_accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    def problem(self) -> str:
+        """Why the form cannot be accepted yet, or an empty string."""
+        return ""
+
+    def _try_accept(self) -> None:
+        problem = self.problem()
+        self.error.setText(problem)
+        if not problem:
+            self.accept()
+
+
+class LevelPropertiesDialog(_Form):
+    """Id, title, author and size; the anchor says where the old contents go on resize."""
+
+    def __init__(self, props: LevelProperties, taken_ids: set[str], parent: QWidget | None = None) -> None:
+        super().__init__("Level Properties", parent)
+        self.setObjectName("levelPropertiesDialog")
+        self._taken = taken_ids - {props.level_id}
+        self.level_id = QLineEdit(props.level_id, self)
+        self.title_edit = QLineEdit(props.title, self)
+        self.author = QLineEdit(props.author, self)
+        self.width_box, self.height_box = QSpinBox(self), QSpinBox(self)
+        for box, value in ((self.width_box, props.width), (self.height_box, props.height)):
+            box.setRange(1, MAX_SIZE)
+            box.setValue(value)
+        self.form.addRow("Id", self.level_id)
+        self.form.addRow("Title", self.title_edit)
+        self.form.addRow("Author", self.author)
+        self.form.addRow("Width", self.width_box)
+        self.form.addRow("Height", self.height_box)
+        grid = QGridLayout()
+        grid.setSpacing(2)
+        self.anchors = QButtonGroup(self)
+        for ay in range(3):
+            for ax in range(3):
+                button = QToolButton(self)
+                button.setCheckable(True)
+                button.setFixedSize(26, 26)
+                button.setObjectName(f"anchor{ax}{ay}")
+                button.setToolTip("Keep the contents at this side when resizing")
+                self.anchors.addButton(button, ay * 3 + ax)
+                grid.addWidget(button, ay, ax)
+        self.anchors.button(0).setChecked(True)
+        holder = QWidget(self)
+        holder.setLayout(grid)
+        self.form.addRow("Resize anchor", holder)
+
+    def result_properties(self) -> LevelProperties:
+        return LevelProperties(
+            self.level_id.text().strip(), self.title_edit.text().strip(), self.author.text().strip(),
+            self.width_box.value(), self.height_box.value(),
+        )
+
+    def anchor(self) -> Anchor:
+        checked = max(self.anchors.checkedId(), 0)
+        return Anchor(checked % 3, checked // 3)
+
+    def problem(self) -> str:
+        level_id = self.level_id.text().strip()
+        if not ID_RE.match(level_id):
+            return "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
+        if level_id in self._taken:
+            return f"Another level already has the id {level_id}."
+        return ""
+
+
+class NounDialog(_Form):
+    """A new noun: an upper-case name, a colour and an optional one- or two-letter glyph."""
+
+    def __init__(self, existing: set[str], parent: QWidget | None = None) -> None:
+        super().__init__("Add Noun", parent)
+        self.setObjectName("nounDialog")
+        self._existing = existing
+        self.name = QLineEdit(self)
+        self.name.setPlaceholderText("e.g. KEY")
+        self.name.textEdited.connect(lambda text: self.name.setText(text.upper()))
+        self.glyph = QLineEdit(self)
+        self.glyph.setMaxLength(2)
+        self.glyph.setPlaceholderText("first letter")
+        self._color = QColor("#4f9d69")
+        self.color_button = QPushButton(self)
+        self.color_button.setObjectName("nounColor")
+        self.color_button.clicked.connect(self._choose_color)
+        self._show_color()
+        self.form.addRow("Name", self.name)
+        self.form.addRow("Colour", self.color_button)
+        self.form.addRow("Glyph", self.glyph)
+
+    def set_color(self, color: QColor) -> None:
+        self._color = color
+        self._show_color()
+
+    def result_noun(self) -> tuple[str, NounSpec]:
+        return self.name.text().strip(), NounSpec(self._color.name(), self.glyph.text().strip())
+
+    def problem(self) -> str:
+        name = self.name.text().strip()
+        if not TOKEN_RE.match(name):
+            return "A noun is upper case: a letter, then letters, digits or '_'."
+        if name in engine.OPERATORS or name in engine.BASE_PROPERTIES or name == engine.FRAIL:
+            return f"{name} is a built-in word, not a noun."
+        if name in self._existing:
+            return f"The pack already has {name}."
+        return ""
+
+    def _choose_color(self) -> None:
+        color = QColorDialog.getColor(self._color, self, "Noun colour")
+        if color.isValid():
+            self.set_color(color)
+
+    def _show_color(self) -> None:
+        text = "#15171c" if self._color.lightness() > 140 else "#ffffff"
+        self.color_button.setText(self._color.name())
+        self.color_button.setStyleSheet(f"background: {self._color.name()}; color: {text};")
+
+
+class PackPropertiesDialog(_Form):
+    def __init__(self, props: PackProperties, parent: QWidget | None = None) -> None:
+        super().__init__("Pack Properties", parent)
+        self.setObjectName("packPropertiesDialog")
+        self.pack_id = QLineEdit(props.pack_id, self)
+        self.title_edit = QLineEdit(props.title, self)
+        self.author = QLineEdit(props.author, self)
+        self.description = QLineEdit(props.description, self)
+        self.form.addRow("Id", self.pack_id)
+        self.form.addRow("Title", self.title_edit)
+        self.form.addRow("Author", self.author)
+        self.form.addRow("Description", self.description)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.setMinimumWidth(420)
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+
+    def result_properties(self) -> PackProperties:
+        return PackProperties(
+            self.pack_id.text().strip(), self.title_edit.text().strip(), self.author.text().strip(),
+            self.description.text().strip(),
+        )
+
+    def problem(self) -> str:
+        if not ID_RE.match(self.pack_id.text().strip()):
+            return "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
+        return ""

@@ -1,0 +1,189 @@
+"""The pack's level list: a Qt model over ``PackDocument`` and the panel showing it.
+
+The model is an adapter: renaming (editing a row) and reordering (drag and
+drop, ``moveRows``) call document methods, which push undo commands; rows are
+inserted, removed and moved in answer to the document's about-to/done signals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QAbstractItemView, QListView, QToolBar, QVBoxLayout, QWidget
+
+from editor.pack_document import PackDocument
+from editor.session import Session
+
+ROW_MIME = "application/x-rulegrid-level-row"
+Index = QModelIndex | QPersistentModelIndex
+
+
+class LevelsModel(QAbstractListModel):
+    """One row per level, in pack order. Editing a row renames the level (its title)."""
+
+    def __init__(self, pack: PackDocument | None = None) -> None:
+        super().__init__()
+        self._pack: PackDocument | None = None
+        self._connections: list[tuple[Any, Any]] = []
+        if pack is not None:
+            self.set_pack(pack)
+
+    def set_pack(self, pack: PackDocument) -> None:
+        self.beginResetModel()
+        for signal, slot in self._connections:
+            signal.disconnect(slot)
+        self._pack = pack
+        self._connections = self._wiring(pack)
+        for signal, slot in self._connections:
+            signal.connect(slot)
+        self.endResetModel()
+
+    def _wiring(self, pack: PackDocument) -> list[tuple[Any, Any]]:
+        return [
+            (pack.level_about_to_be_inserted, lambda i: self.beginInsertRows(QModelIndex(), i, i)),
+            (pack.level_inserted, lambda _i: self.endInsertRows()),
+            (pack.level_about_to_be_removed, lambda i: self.beginRemoveRows(QModelIndex(), i, i)),
+            (pack.level_removed, lambda _i: self.endRemoveRows()),
+            (pack.level_about_to_be_moved, self._on_pack_level_about_to_be_moved),
+            (pack.level_moved, lambda _s, _t: self.endMoveRows()),
+            (pack.level_changed, self._on_pack_level_changed),
+        ]
+
+    # ----------------------------------------------------------- read access
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or self._pack is None else len(self._pack.levels)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if self._pack is None or not index.isValid() or not 0 <= index.row() < self.rowCount():
+            return None
+        level = self._pack.levels[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            title = level.title or level.level_id
+            return f"{index.row() + 1}. {title}" + (f"  ·  {level.level_id}" if level.title else "")
+        if role == Qt.ItemDataRole.EditRole:
+            return level.title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
+        if role == Qt.ItemDataRole.UserRole:
+            return level.level_id
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        base = Qt.ItemFlag.ItemIsDropEnabled
+        if not index.isValid():
+            return base
+        return (
+            base | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsDragEnabled
+        ) & ~Qt.ItemFlag.ItemIsDropEnabled
+
+    # ---------------------------------------------------------- edits → doc
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if self._pack is None or not index.isValid() or role != Qt.ItemDataRole.EditRole:
+            return False
+        level = self._pack.levels[index.row()]
+        return level.set_properties(replace(level.properties, title=str(value).strip()))
+
+    def moveRows(self, source_parent: Index, source_row: int, count: int, dest_parent: Index, dest_child: int) -> bool:
+        if self._pack is None or count != 1 or source_parent.isValid() or dest_parent.isValid():
+            return False
+        target = dest_child if dest_child < source_row else dest_child - 1
+        return self._pack.move_level(source_row, max(0, min(target, self.rowCount() - 1)))
+
+    def supportedDropActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:
+        return [ROW_MIME]
+
+    def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:
+        mime = QMimeData()
+        if indexes:
+            mime.setData(ROW_MIME, QByteArray(str(indexes[0].row()).encode()))
+        return mime
+
+    def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: Index) -> bool:
+        if not data.hasFormat(ROW_MIME):
+            return False
+        source = int(bytes(data.data(ROW_MIME).data()).decode())
+        dest = row if row >= 0 else (parent.row() if parent.isValid() else self.rowCount())
+        self.moveRows(QModelIndex(), source, 1, QModelIndex(), dest)
+        return False  # the move is done: the view must not remove the source row itself
+
+    # ----------------------------------------------------------------- slots
+    def _on_pack_level_about_to_be_moved(self, source: int, target: int) -> None:
+        self.beginMoveRows(QModelIndex(), source, source, QModelIndex(), target if target < source else target + 1)
+
+    def _on_pack_level_changed(self, row: int) -> None:
+        index = self.index(row)
+        self.dataChanged.emit(index, index)
+
+
+class LevelListPanel(QWidget):
+    """The levels of the pack with a small toolbar; selecting a row opens that level."""
+
+    def __init__(self, session: Session, actions: list[QAction | None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("levelListPanel")
+        self._session = session
+        self.model = LevelsModel()
+        self.view = QListView(self)
+        self.view.setObjectName("levelList")
+        self.view.setAccessibleName("levelList")
+        self.view.setModel(self.model)
+        self.view.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.view.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.view.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setAlternatingRowColors(True)
+        bar = QToolBar(self)
+        bar.setIconSize(QSize(16, 16))
+        for action in actions:
+            if action is None:
+                bar.addSeparator()
+            else:
+                bar.addAction(action)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addWidget(bar)
+        layout.addWidget(self.view, 1)
+        session.pack_changed.connect(self._on_session_pack_changed)
+        session.level_changed.connect(self._on_session_level_changed)
+        self.view.selectionModel().currentRowChanged.connect(self._on_view_current_changed)
+        self.model.rowsMoved.connect(lambda *_: self._on_session_level_changed(session.level))
+        if session.pack is not None:
+            self._on_session_pack_changed(session.pack)
+
+    def current_row(self) -> int:
+        return self.view.currentIndex().row()
+
+    def _on_session_pack_changed(self, pack: PackDocument) -> None:
+        self.model.set_pack(pack)
+        self._on_session_level_changed(self._session.level)
+
+    def _on_session_level_changed(self, level: object) -> None:
+        pack = self._session.pack
+        if pack is None or level is None or level not in pack.levels:
+            return
+        row = pack.levels.index(level)  # type: ignore[arg-type]
+        if self.view.currentIndex().row() != row:
+            self.view.setCurrentIndex(self.model.index(row))
+
+    def _on_view_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        pack = self._session.pack
+        if pack is not None and current.isValid() and current.row() < len(pack.levels):
+            self._session.set_level(pack.levels[current.row()])

@@ -1,0 +1,340 @@
+"""``MainWindow``: assembles the canvas, docks, menus, toolbars and status bar.
+
+It holds no level logic: editing lives in the documents and tools, files in
+``PackFiles``, questions in the injected ``Dialogs``. Panels register through
+``self.docks`` so later ones (rules, automata, play, solver) plug in the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QTabWidget,
+    QToolBar,
+    QUndoView,
+    QWidget,
+)
+
+from editor.actions import (
+    EDIT_ACTIONS,
+    FILE_ACTIONS,
+    LEVEL_ACTIONS,
+    VIEW_ACTIONS,
+    ActionSpec,
+    build_actions,
+    decorate,
+)
+from editor.canvas import GridCanvas
+from editor.dialogs import Dialogs, QtDialogs
+from editor.docks import DockRegistry
+from editor.files import PackFiles
+from editor.inspector import StackInspector
+from editor.level_actions import LevelActions
+from editor.level_document import LevelDocument
+from editor.level_list import LevelListPanel
+from editor.pack_document import PackDocument
+from editor.palette import PaletteWidget
+from editor.pieces import Pos
+from editor.resources import icon
+from editor.session import Session
+from editor.settings import EditorSettings
+from editor.theme import apply_theme, theme_named
+from editor.tiles import TileRenderer
+from editor.tools import (
+    BrushTool,
+    EraserTool,
+    FillTool,
+    PickerTool,
+    RectangleTool,
+    SelectTool,
+    Tool,
+)
+
+APP_NAME = "Rulegrid Editor"
+
+
+class MainWindow(QMainWindow):
+    """The editor window. ``MainWindow(pack_path=None)`` starts with a new untitled pack."""
+
+    def __init__(
+        self,
+        pack_path: str | Path | None = None,
+        *,
+        settings: EditorSettings | None = None,
+        dialogs: Dialogs | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowIcon(icon("rulegrid"))
+        self.settings = settings if settings is not None else EditorSettings.for_user()
+        self.dialogs: Dialogs = dialogs if dialogs is not None else QtDialogs()
+        self.session = Session(self)
+        self.theme = theme_named(self.settings.theme)
+        self.renderer = TileRenderer(self.theme)
+        self.undo_group = QUndoGroup(self)
+        self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
+
+        self.canvas = GridCanvas(self.session, self.renderer, self)
+        self.setCentralWidget(self.canvas)
+        self.tools: list[Tool] = [
+            BrushTool(self.session), EraserTool(self.session), RectangleTool(self.session),
+            FillTool(self.session), PickerTool(self.session), SelectTool(self.session),
+        ]
+        self.select_tool = next(t for t in self.tools if isinstance(t, SelectTool))
+        self.level_actions = LevelActions(self)
+
+        self.actions_by_id: dict[str, QAction] = {}
+        self._build_actions()
+        self._build_menus_and_toolbars()
+        self._build_docks()
+        self._build_status_bar()
+
+        self.session.pack_changed.connect(self._on_session_pack_changed)
+        self.session.level_changed.connect(self._on_session_level_changed)
+        self.session.message.connect(self.show_message)
+        self.canvas.hovered.connect(self._on_canvas_hovered)
+        self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
+
+        self.resize(1280, 820)
+        self._restore_window()
+        self.actions_by_id["actionDarkTheme"].setChecked(self.theme.dark)
+        self.actions_by_id["actionShowGrid"].setChecked(self.settings.show_grid)
+        self._apply_theme()
+        self.activate_tool(self.tools[0])
+        if pack_path is None or not self.files.open_path(pack_path, ask_first=False):
+            self.session.set_pack(PackDocument.untitled())
+
+    # ------------------------------------------------------------ public API
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+
+    def activate_tool(self, tool: Tool) -> None:
+        self.canvas.set_tool(tool)
+        self.actions_by_id[tool.action_id].setChecked(True)
+        self._tool_label.setText(tool.name)
+
+    def tool(self, tool_type: type[Tool]) -> Tool:
+        return next(t for t in self.tools if isinstance(t, tool_type))
+
+    @property
+    def pack(self) -> PackDocument:
+        assert self.session.pack is not None
+        return self.session.pack
+
+    @property
+    def level(self) -> LevelDocument | None:
+        return self.session.level
+
+    # ----------------------------------------------------------- assembling
+    def _build_actions(self) -> None:
+        la, files, canvas = self.level_actions, self.files, self.canvas
+        handlers = {
+            "actionNewPack": files.new_pack, "actionOpenPack": files.open_dialog,
+            "actionOpenPackFolder": lambda: files.open_dialog(folder=True), "actionSave": files.save,
+            "actionSaveAs": files.save_as, "actionSaveAsFolder": lambda: files.save_as(folder=True),
+            "actionPackProperties": la.edit_pack_properties, "actionQuit": self.close,
+            "actionUndoPack": lambda: self.pack.undo_stack.undo(),
+            "actionRedoPack": lambda: self.pack.undo_stack.redo(),
+            "actionCut": la.cut, "actionCopy": la.copy, "actionPaste": la.paste, "actionDelete": la.delete,
+            "actionSelectAll": la.select_all, "actionDeselect": lambda: self.select_tool.select(None),
+            "actionZoomIn": canvas.zoom_in, "actionZoomOut": canvas.zoom_out, "actionZoomFit": canvas.fit,
+            "actionZoomActual": canvas.zoom_actual, "actionShowGrid": self._on_show_grid_toggled,
+            "actionDarkTheme": self._on_dark_theme_toggled,
+            "actionAddLevel": la.add_level, "actionDuplicateLevel": la.duplicate_level,
+            "actionRenameLevel": la.rename_level, "actionDeleteLevel": la.delete_level,
+            "actionMoveLevelUp": lambda: la.move_level(-1), "actionMoveLevelDown": lambda: la.move_level(+1),
+            "actionPreviousLevel": lambda: la.step_level(-1), "actionNextLevel": lambda: la.step_level(+1),
+            "actionLevelProperties": la.edit_level_properties, "actionAddNoun": la.add_noun,
+        }
+        self.actions_by_id.update(
+            build_actions(self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers)
+        )
+        self.actions_by_id["actionZoomIn"].setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        undo = self.undo_group.createUndoAction(self, "&Undo")
+        redo = self.undo_group.createRedoAction(self, "&Redo")
+        decorate(undo, ActionSpec("actionUndo", "Undo", QKeySequence.StandardKey.Undo, "undo", "Undo the last edit"))
+        decorate(redo, ActionSpec("actionRedo", "Redo", QKeySequence.StandardKey.Redo, "redo", "Redo the edit"))
+        if QKeySequence("Ctrl+Y") not in redo.shortcuts():  # the other common redo key
+            redo.setShortcuts([*redo.shortcuts(), QKeySequence("Ctrl+Y")])
+        self.actions_by_id["actionUndo"], self.actions_by_id["actionRedo"] = undo, redo
+        group = QActionGroup(self)
+        for tool in self.tools:
+            action = QAction(tool.name, self)
+            decorate(action, ActionSpec(tool.action_id, tool.name, tool.shortcut, tool.icon_name, tool.tip, True))
+            action.setActionGroup(group)
+            action.triggered.connect(lambda _c=False, t=tool: self.activate_tool(t))
+            self.actions_by_id[tool.action_id] = action
+        for action in self.actions_by_id.values():
+            self.addAction(action)  # shortcuts work even with menus and toolbars hidden
+
+    def _build_menus_and_toolbars(self) -> None:
+        a = self.actions_by_id
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._add(file_menu, "actionNewPack", "actionOpenPack", "actionOpenPackFolder")
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.setObjectName("menuRecent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu, None, "actionSave", "actionSaveAs", "actionSaveAsFolder", None,
+                  "actionPackProperties", None, "actionQuit")
+        edit = bar.addMenu("&Edit")
+        self._add(edit, "actionUndo", "actionRedo", "actionUndoPack", "actionRedoPack", None, "actionCut",
+                  "actionCopy", "actionPaste", "actionDelete", None, "actionSelectAll", "actionDeselect")
+        view = bar.addMenu("&View")
+        self._add(view, "actionZoomIn", "actionZoomOut", "actionZoomFit", "actionZoomActual", None,
+                  "actionShowGrid", "actionDarkTheme", None)
+        self.panels_menu = view.addMenu("&Panels")
+        tools_menu = bar.addMenu("&Tools")
+        for tool in self.tools:
+            tools_menu.addAction(a[tool.action_id])
+        level = bar.addMenu("&Level")
+        self._add(level, "actionAddLevel", "actionDuplicateLevel", "actionRenameLevel", "actionDeleteLevel",
+                  None, "actionMoveLevelUp", "actionMoveLevelDown", "actionPreviousLevel", "actionNextLevel",
+                  None, "actionLevelProperties", "actionAddNoun")
+        main = QToolBar("Main", self)
+        main.setObjectName("mainToolBar")
+        main.setIconSize(QSize(20, 20))
+        for name in ("actionNewPack", "actionOpenPack", "actionSave", None, "actionUndo", "actionRedo", None,
+                     "actionZoomOut", "actionZoomIn", "actionZoomFit"):
+            main.addSeparator() if name is None else main.addAction(a[name])
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
+        tools = QToolBar("Tools", self)
+        tools.setObjectName("toolsToolBar")
+        tools.setIconSize(QSize(22, 22))
+        for tool in self.tools:
+            tools.addAction(a[tool.action_id])
+        self.addToolBar(Qt.ToolBarArea.LeftToolBarArea, tools)
+
+    def _add(self, menu: QMenu, *names: str | None) -> None:
+        for name in names:
+            menu.addSeparator() if name is None else menu.addAction(self.actions_by_id[name])
+
+    def _build_docks(self) -> None:
+        a = self.actions_by_id
+        self.docks = DockRegistry(self, self.panels_menu)
+        self.level_list = LevelListPanel(self.session, [
+            a["actionAddLevel"], a["actionDuplicateLevel"], a["actionDeleteLevel"], None,
+            a["actionMoveLevelUp"], a["actionMoveLevelDown"], None, a["actionLevelProperties"],
+        ])
+        self.palette_panel = PaletteWidget(self.session, self.renderer)
+        self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
+        self.inspector = StackInspector(self.session, self.renderer)
+        self.level_history = QUndoView(self.undo_group)
+        self.level_history.setObjectName("levelHistory")
+        self.level_history.setEmptyLabel("<opened>")
+        self.pack_history = QUndoView()
+        self.pack_history.setObjectName("packHistory")
+        self.pack_history.setEmptyLabel("<opened>")
+        history = QTabWidget()
+        history.setObjectName("historyPanel")
+        history.addTab(self.level_history, "Level")
+        history.addTab(self.pack_history, "Pack")
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.docks.add("levelList", "Levels", self.level_list, left, shortcut="Alt+1")
+        self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
+        self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
+        self.docks.add("history", "History", history, right, shortcut="Alt+4")
+        self.resizeDocks([self.docks["levelList"], self.docks["palette"]], [220, 420], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["levelList"], self.docks["stackInspector"]], [250, 260], Qt.Orientation.Horizontal)
+
+    def _build_status_bar(self) -> None:
+        status = self.statusBar()
+        self._cell_label = QLabel(self)
+        self._cell_label.setObjectName("statusCell")
+        self._tool_label = QLabel(self)
+        self._zoom_label = QLabel(self)
+        self._zoom_label.setObjectName("statusZoom")
+        status.addPermanentWidget(self._cell_label)
+        status.addPermanentWidget(self._tool_label)
+        status.addPermanentWidget(self._zoom_label)
+
+    # ----------------------------------------------------------------- slots
+    def _on_session_pack_changed(self, pack: PackDocument) -> None:
+        for stack in self.undo_group.stacks():
+            self.undo_group.removeStack(stack)
+        self.pack_history.setStack(pack.undo_stack)
+        pack.dirty_changed.connect(self._update_title)
+        pack.properties_changed.connect(self._update_title)
+        pack.undo_stack.canUndoChanged.connect(self.actions_by_id["actionUndoPack"].setEnabled)
+        pack.undo_stack.canRedoChanged.connect(self.actions_by_id["actionRedoPack"].setEnabled)
+        self.actions_by_id["actionUndoPack"].setEnabled(False)
+        self.actions_by_id["actionRedoPack"].setEnabled(False)
+        self._update_title()
+
+    def _on_session_level_changed(self, level: LevelDocument | None) -> None:
+        if level is not None and level.undo_stack not in self.undo_group.stacks():
+            self.undo_group.addStack(level.undo_stack)
+        self.undo_group.setActiveStack(level.undo_stack if level is not None else None)
+        self._update_title()
+
+    def _on_canvas_hovered(self, pos: Pos | None) -> None:
+        level = self.level
+        if pos is None or level is None:
+            self._cell_label.setText("")
+            return
+        stack = level.stack_at(pos)
+        names = ", ".join(p.token if p.kind == "word" else p.token.lower() for p in reversed(stack[-4:]))
+        more = "…" if len(stack) > 4 else ""
+        self._cell_label.setText(f"({pos.x}, {pos.y})  {len(stack)}: {names}{more}" if stack else f"({pos.x}, {pos.y})")
+
+    def _on_show_grid_toggled(self) -> None:
+        show = self.actions_by_id["actionShowGrid"].isChecked()
+        self.settings.show_grid = show
+        self.canvas.set_show_grid(show)
+
+    def _on_dark_theme_toggled(self) -> None:
+        self.settings.theme = "dark" if self.actions_by_id["actionDarkTheme"].isChecked() else "light"
+        self.theme = theme_named(self.settings.theme)
+        self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, self.theme)
+        self.renderer.set_theme(self.theme)
+        self.canvas.set_show_grid(self.settings.show_grid)
+        self.canvas.refresh_pictures()
+        self.palette_panel.rebuild()
+        self.inspector.refresh()
+
+    def _update_title(self, *_: object) -> None:
+        pack = self.session.pack
+        if pack is None:
+            return
+        self.setWindowTitle(f"{pack.properties.title or pack.properties.pack_id} — {pack.display_name()}[*] — {APP_NAME}")
+        self.setWindowModified(pack.is_dirty())
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.settings.recent_packs
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.triggered.connect(lambda _c=False, p=path: self.files.open_path(p))
+        if not recent:
+            self.recent_menu.addAction("No recent packs").setEnabled(False)
+
+    # --------------------------------------------------------- window state
+    def _restore_window(self) -> None:
+        geometry, state = self.settings.window_geometry, self.settings.window_state
+        if not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        if not state.isEmpty():
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.files.maybe_keep_changes():
+            event.ignore()
+            return
+        self.settings.window_geometry = self.saveGeometry()
+        self.settings.window_state = self.saveState()
+        self.settings.sync()
+        event.accept()

@@ -1,0 +1,257 @@
+"""``PackDocument``: a pack being edited — its properties, nouns and levels.
+
+Pack-level edits (the level list, nouns, pack properties) go on the pack's own
+``undo_stack``; each level has its own stack for board edits. The pack is
+*dirty* while any of those stacks is away from its clean (saved) index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+import engine
+from editor.commands import (
+    AddNounCommand,
+    InsertLevelCommand,
+    MoveLevelCommand,
+    PackPropertiesCommand,
+    RemoveLevelCommand,
+)
+from editor.level_document import LevelDocument, LevelProperties
+
+FORMAT, VERSION = "rulegrid-pack", 1
+
+#: Nouns a new pack starts with, so an author can paint at once (Baba's colours).
+STARTER_NOUNS: dict[str, str] = {
+    "BABA": "#d9396a", "ROCK": "#c29e46", "FLAG": "#ede285", "WALL": "#737373",
+    "WATER": "#5f9dd1", "SKULL": "#82261c", "KEKE": "#e5533b", "LAVA": "#e49950",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NounSpec:
+    color: str  # "#rrggbb"
+    glyph: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PackProperties:
+    pack_id: str
+    title: str
+    author: str = ""
+    description: str = ""
+
+
+class PackDocument(QObject):
+    """The open pack. Views listen; edits go through the methods below."""
+
+    level_about_to_be_inserted = Signal(int)
+    level_inserted = Signal(int)
+    level_about_to_be_removed = Signal(int)
+    level_removed = Signal(int)
+    level_about_to_be_moved = Signal(int, int)
+    level_moved = Signal(int, int)  # source, target (index after the move)
+    level_changed = Signal(int)  # id, title or size of the level at this index
+    nouns_changed = Signal()
+    properties_changed = Signal()
+    dirty_changed = Signal(bool)
+
+    def __init__(
+        self,
+        properties: PackProperties,
+        nouns: Mapping[str, NounSpec],
+        levels: list[LevelDocument],
+        *,
+        path: Path | None = None,
+        folder: bool = False,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._props = properties
+        self._nouns = dict(nouns)
+        self._levels: list[LevelDocument] = []
+        self.path = path
+        self.folder = folder  # saved as a folder holding pack.json
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._update_dirty)
+        self._dirty = False
+        for level in levels:
+            self._adopt(level)
+            self._levels.append(level)
+
+    # ------------------------------------------------------------ construction
+    @classmethod
+    def untitled(cls) -> PackDocument:
+        level = LevelDocument(LevelProperties("level-1", "Level 1", "", 12, 9))
+        nouns = {name: NounSpec(color) for name, color in STARTER_NOUNS.items()}
+        return cls(PackProperties("untitled", "Untitled pack"), nouns, [level])
+
+    @classmethod
+    def from_pack(cls, pack: engine.Pack, *, path: Path | None = None, folder: bool = False) -> PackDocument:
+        return cls.from_data(pack.to_data(), path=path, folder=folder)
+
+    @classmethod
+    def from_data(
+        cls, data: Mapping[str, Any], *, path: Path | None = None, folder: bool = False,
+        notes: list[str] | None = None,
+    ) -> PackDocument:
+        """Build from a pack document; with ``notes`` repair what can be repaired (see LevelDocument)."""
+        props = PackProperties(
+            str(data["id"]), str(data.get("title", "")), str(data.get("author") or ""),
+            str(data.get("description") or ""),
+        )
+        nouns = {
+            str(name): NounSpec(str(style["color"]), str(style.get("glyph") or ""))
+            for name, style in dict(data.get("nouns", {})).items()
+        }
+        levels = [LevelDocument.from_data(level, notes) for level in data.get("levels", [])]
+        return cls(props, nouns, levels, path=path, folder=folder)
+
+    def to_data(self) -> dict[str, Any]:
+        p = self._props
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "id": p.pack_id, "title": p.title}
+        if p.author:
+            data["author"] = p.author
+        if p.description:
+            data["description"] = p.description
+        data["nouns"] = {
+            name: ({"color": s.color, "glyph": s.glyph} if s.glyph else {"color": s.color})
+            for name, s in self._nouns.items()
+        }
+        data["levels"] = [level.to_data() for level in self._levels]
+        return data
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def properties(self) -> PackProperties:
+        return self._props
+
+    @property
+    def nouns(self) -> Mapping[str, NounSpec]:
+        return dict(self._nouns)
+
+    @property
+    def levels(self) -> list[LevelDocument]:
+        return list(self._levels)
+
+    def index_of(self, level: LevelDocument) -> int:
+        return self._levels.index(level)
+
+    def is_dirty(self) -> bool:
+        return self._dirty
+
+    def display_name(self) -> str:
+        if self.path is None:
+            return "untitled"
+        return self.path.name
+
+    def mark_saved(self, path: Path, *, folder: bool) -> None:
+        self.path, self.folder = path, folder
+        self.undo_stack.setClean()
+        for level in self._levels:
+            level.undo_stack.setClean()
+        self._update_dirty()
+
+    # ---------------------------------------------------------------- edit API
+    def unique_level_id(self, base: str) -> str:
+        taken = {level.level_id for level in self._levels}
+        stem = base.rstrip("0123456789-") or "level"
+        if base not in taken:
+            return base
+        n = 2
+        while f"{stem}-{n}" in taken:
+            n += 1
+        return f"{stem}-{n}"
+
+    def add_level(self, index: int, *, width: int = 12, height: int = 9) -> LevelDocument:
+        level_id = self.unique_level_id(f"level-{len(self._levels) + 1}")
+        title = f"Level {len(self._levels) + 1}"
+        level = LevelDocument(LevelProperties(level_id, title, "", width, height))
+        self.undo_stack.push(InsertLevelCommand(self, index, level, text="Add Level"))
+        return level
+
+    def duplicate_level(self, index: int) -> LevelDocument:
+        source = self._levels[index]
+        copy = LevelDocument.from_data(source.to_data())
+        props = replace(
+            copy.properties, level_id=self.unique_level_id(f"{source.level_id}-copy"),
+            title=f"{source.title or source.level_id} (copy)",
+        )
+        copy.write_properties(props, None)
+        self.undo_stack.push(InsertLevelCommand(self, index + 1, copy, text="Duplicate Level"))
+        return copy
+
+    def remove_level(self, index: int) -> None:
+        self.undo_stack.push(RemoveLevelCommand(self, index))
+
+    def move_level(self, source: int, target: int) -> bool:
+        if source == target or not (0 <= target < len(self._levels)):
+            return False
+        self.undo_stack.push(MoveLevelCommand(self, source, target))
+        return True
+
+    def add_noun(self, name: str, spec: NounSpec) -> None:
+        if name in self._nouns:
+            raise ValueError(f"the pack already has a noun {name}")
+        self.undo_stack.push(AddNounCommand(self, name, spec))
+
+    def set_properties(self, after: PackProperties) -> bool:
+        if after == self._props:
+            return False
+        self.undo_stack.push(PackPropertiesCommand(self, after))
+        return True
+
+    # --------------------------------------------------- writes (commands only)
+    def write_insert_level(self, index: int, level: LevelDocument) -> None:
+        self.level_about_to_be_inserted.emit(index)
+        self._levels.insert(index, level)
+        self._adopt(level)
+        self.level_inserted.emit(index)
+        self._update_dirty()
+
+    def write_remove_level(self, index: int) -> None:
+        self.level_about_to_be_removed.emit(index)
+        level = self._levels.pop(index)
+        level.undo_stack.cleanChanged.disconnect(self._update_dirty)
+        level.properties_changed.disconnect(self._on_level_properties_changed)
+        self.level_removed.emit(index)
+        self._update_dirty()
+
+    def write_move_level(self, source: int, target: int) -> None:
+        self.level_about_to_be_moved.emit(source, target)
+        self._levels.insert(target, self._levels.pop(source))
+        self.level_moved.emit(source, target)
+
+    def write_noun(self, name: str, spec: NounSpec | None) -> None:
+        if spec is None:
+            self._nouns.pop(name, None)
+        else:
+            self._nouns[name] = spec
+        self.nouns_changed.emit()
+
+    def write_properties(self, props: PackProperties) -> None:
+        self._props = props
+        self.properties_changed.emit()
+
+    # ---------------------------------------------------------------- internal
+    def _adopt(self, level: LevelDocument) -> None:
+        level.setParent(self)
+        level.undo_stack.cleanChanged.connect(self._update_dirty)
+        level.properties_changed.connect(self._on_level_properties_changed)
+
+    def _on_level_properties_changed(self) -> None:
+        sender = self.sender()
+        if isinstance(sender, LevelDocument) and sender in self._levels:
+            self.level_changed.emit(self._levels.index(sender))
+
+    def _update_dirty(self, *_: object) -> None:
+        dirty = not self.undo_stack.isClean() or any(not lv.undo_stack.isClean() for lv in self._levels)
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.dirty_changed.emit(dirty)

@@ -1,0 +1,174 @@
+"""The palette: everything an author can put on the board, searchable.
+
+Objects of each pack noun, the same nouns as words, the operators, the base
+properties, and the mechanic words (FRAIL and the current level's automaton
+properties). Choosing an entry sets the session's stamp, which the painting
+tools use; the picker sets it the other way round.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLineEdit,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+import engine
+from editor.level_document import LevelDocument
+from editor.pack_document import PackDocument
+from editor.pieces import OBJECT, WORD, Stamp
+from editor.resources import icon
+from editor.session import Session
+from editor.tiles import TileRenderer
+
+STAMP_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class PaletteWidget(QWidget):
+    add_noun_requested = Signal()
+
+    def __init__(self, session: Session, renderer: TileRenderer, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("palette")
+        self.setAccessibleName("palette")
+        self._session = session
+        self._renderer = renderer
+        self._pack: PackDocument | None = None
+        self._items: dict[Stamp, QTreeWidgetItem] = {}
+        self._syncing = False
+
+        self.search = QLineEdit(self)
+        self.search.setObjectName("paletteSearch")
+        self.search.setPlaceholderText("Search nouns and words")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._apply_filter)
+        add = QToolButton(self)
+        add.setObjectName("paletteAddNoun")
+        add.setIcon(icon("add-noun"))
+        add.setToolTip("Add a noun to the pack (name and colour)")
+        add.clicked.connect(self.add_noun_requested)
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("paletteTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setIconSize(QSize(26, 26))
+        self.tree.setIndentation(10)
+        self.tree.currentItemChanged.connect(self._on_tree_current_changed)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.search, 1)
+        top.addWidget(add)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.tree, 1)
+        QShortcut(QKeySequence.StandardKey.Find, self, self.search.setFocus)
+
+        session.pack_changed.connect(self._on_session_pack_changed)
+        session.level_changed.connect(lambda _level: self.rebuild())
+        session.stamp_changed.connect(self._on_session_stamp_changed)
+        if session.pack is not None:
+            self._on_session_pack_changed(session.pack)
+
+    # ------------------------------------------------------------ public API
+    def stamps(self, *, visible_only: bool = False) -> list[Stamp]:
+        return [s for s, item in self._items.items() if not (visible_only and item.isHidden())]
+
+    def choose(self, stamp: Stamp) -> None:
+        item = self._items.get(stamp)
+        if item is None:
+            raise KeyError(stamp)
+        self.tree.setCurrentItem(item)
+
+    def rebuild(self) -> None:
+        """Refill from the pack's nouns and the level's vocabulary."""
+        self.tree.clear()
+        self._items.clear()
+        pack, level = self._pack, self._session.level
+        nouns = list(pack.nouns) if pack is not None else []
+        mechanics = [engine.FRAIL, *sorted(level.automaton_properties() if level else ())]
+        sections = [
+            ("Objects", [Stamp(OBJECT, n) for n in nouns]),
+            ("Noun words", [Stamp(WORD, n) for n in nouns]),
+            ("Operators", [Stamp(WORD, "IS"), Stamp(WORD, "AND")]),
+            ("Properties", [Stamp(WORD, p) for p in engine.BASE_PROPERTIES]),
+            ("Mechanics", [Stamp(WORD, m) for m in mechanics]),
+        ]
+        for title, stamps in sections:
+            header = QTreeWidgetItem(self.tree, [title])
+            header.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            font = header.font(0)
+            font.setBold(True)
+            header.setFont(0, font)
+            for stamp in stamps:
+                item = QTreeWidgetItem(header, [stamp.label()])
+                item.setIcon(0, self._renderer.icon(stamp, 26))
+                item.setData(0, STAMP_ROLE, f"{stamp.kind}:{stamp.token}")
+                item.setToolTip(0, self._describe(stamp, level))
+                self._items[stamp] = item
+            header.setExpanded(True)
+        self._apply_filter(self.search.text())
+        self._on_session_stamp_changed(self._session.stamp)
+
+    # ---------------------------------------------------------------- slots
+    def _on_session_pack_changed(self, pack: PackDocument) -> None:
+        if self._pack is not None:
+            self._pack.nouns_changed.disconnect(self._on_pack_nouns_changed)
+        self._pack = pack
+        pack.nouns_changed.connect(self._on_pack_nouns_changed)
+        self._on_pack_nouns_changed()
+
+    def _on_pack_nouns_changed(self) -> None:
+        assert self._pack is not None
+        self._renderer.set_nouns({n: (s.color, s.glyph) for n, s in self._pack.nouns.items()})
+        self.rebuild()
+        if self._session.stamp is None and self._items:
+            self.choose(next(iter(self._items)))
+
+    def _on_tree_current_changed(self, current: QTreeWidgetItem | None, _previous: object) -> None:
+        if self._syncing or current is None:
+            return
+        key = current.data(0, STAMP_ROLE)
+        if isinstance(key, str):  # headers carry no stamp
+            kind, token = key.split(":", 1)
+            self._session.set_stamp(Stamp(kind, token))
+
+    def _on_session_stamp_changed(self, stamp: Stamp | None) -> None:
+        item = self._items.get(stamp) if stamp is not None else None
+        if item is not None and self.tree.currentItem() is not item:
+            self._syncing = True  # the change came from the session: do not echo it back
+            self.tree.setCurrentItem(item)
+            self._syncing = False
+
+    def _apply_filter(self, text: str) -> None:
+        needle = text.strip().upper()
+        for index in range(self.tree.topLevelItemCount()):
+            header = self.tree.topLevelItem(index)
+            shown = 0
+            for row in range(header.childCount()):
+                item = header.child(row)
+                match = not needle or needle in item.text(0).upper() or needle in header.text(0).upper()
+                item.setHidden(not match)
+                shown += match
+            header.setHidden(shown == 0)
+
+    @staticmethod
+    def _describe(stamp: Stamp, level: LevelDocument | None) -> str:
+        if stamp.kind == OBJECT:
+            return f"Object {stamp.token}: rules about {stamp.token} apply to it"
+        if stamp.token in engine.OPERATORS:
+            return f"Operator word {stamp.token}"
+        if stamp.token in engine.BASE_PROPERTIES:
+            return f"Property word {stamp.token}"
+        if stamp.token == engine.FRAIL:
+            opted = level is not None and level.has_frail()
+            return "Property word FRAIL" + ("" if opted else " (this level has not opted into the frail mechanic)")
+        if level is not None and stamp.token in level.automaton_properties():
+            return f"Automaton property word {stamp.token}"
+        return f"Noun word {stamp.token}"

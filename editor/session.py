@@ -1,0 +1,87 @@
+"""``Session``: which pack and level are open, and what the author has picked.
+
+This is view state shared by the canvas, the palette, the inspector and the
+tools (the current level, the stamp the brush paints, the cell the inspector
+shows). It holds no level data of its own: that lives in the documents.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from editor.level_document import LevelDocument
+from editor.pack_document import PackDocument
+from editor.pieces import Pos, Stamp
+
+
+class Session(QObject):
+    pack_changed = Signal(object)  # PackDocument
+    level_changed = Signal(object)  # LevelDocument | None
+    stamp_changed = Signal(object)  # Stamp | None
+    inspected_changed = Signal(object)  # Pos | None
+    message = Signal(str)  # a short note for the status bar
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pack: PackDocument | None = None
+        self._level: LevelDocument | None = None
+        self._stamp: Stamp | None = None
+        self._inspected: Pos | None = None
+
+    @property
+    def pack(self) -> PackDocument | None:
+        return self._pack
+
+    @property
+    def level(self) -> LevelDocument | None:
+        return self._level
+
+    @property
+    def stamp(self) -> Stamp | None:
+        return self._stamp
+
+    @property
+    def inspected(self) -> Pos | None:
+        return self._inspected
+
+    def set_pack(self, pack: PackDocument) -> None:
+        old = self._pack
+        if old is not None:
+            old.level_removed.disconnect(self._on_pack_level_removed)
+            old.level_inserted.disconnect(self._on_pack_level_inserted)
+        self._pack = pack
+        pack.level_removed.connect(self._on_pack_level_removed)
+        pack.level_inserted.connect(self._on_pack_level_inserted)
+        self._level = None
+        self.pack_changed.emit(pack)
+        self.set_level(pack.levels[0] if pack.levels else None)
+        if old is not None and old is not pack:
+            old.deleteLater()
+
+    def set_level(self, level: LevelDocument | None) -> None:
+        if level is self._level:
+            return
+        self._level = level
+        self._inspected = None
+        self.level_changed.emit(level)
+        self.inspected_changed.emit(None)
+
+    def set_stamp(self, stamp: Stamp | None) -> None:
+        if stamp != self._stamp:
+            self._stamp = stamp
+            self.stamp_changed.emit(stamp)
+
+    def inspect(self, pos: Pos | None) -> None:
+        if pos != self._inspected:
+            self._inspected = pos
+            self.inspected_changed.emit(pos)
+
+    def _on_pack_level_inserted(self, index: int) -> None:
+        assert self._pack is not None
+        self.set_level(self._pack.levels[index])
+
+    def _on_pack_level_removed(self, index: int) -> None:
+        assert self._pack is not None
+        levels = self._pack.levels
+        if self._level is not None and self._level not in levels:
+            self.set_level(levels[min(index, len(levels) - 1)] if levels else None)

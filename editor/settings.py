@@ -1,0 +1,91 @@
+"""``EditorSettings``: typed preferences over an injected ``QSettings``.
+
+Every key, its type and its default live here; the store is passed in so tests
+use a throwaway INI file and never touch the author's real preferences.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings
+
+MAX_RECENT = 10
+THEMES = ("light", "dark")
+
+
+class EditorSettings:
+    def __init__(self, store: QSettings) -> None:
+        self._store = store
+
+    @classmethod
+    def for_user(cls) -> EditorSettings:
+        """The author's real preferences (the platform's usual place)."""
+        return cls(QSettings("Rulegrid", "Rulegrid Editor"))
+
+    @property
+    def store(self) -> QSettings:
+        return self._store
+
+    # ------------------------------------------------------------ recent packs
+    @property
+    def recent_packs(self) -> list[str]:
+        value = self._store.value("files/recent_packs", [])
+        if isinstance(value, str):  # QSettings returns a lone string for a one-item list
+            value = [value]
+        return [str(p) for p in value] if isinstance(value, list) else []
+
+    def add_recent_pack(self, path: str) -> None:
+        recent = [path, *(p for p in self.recent_packs if p != path)][:MAX_RECENT]
+        self._store.setValue("files/recent_packs", recent)
+
+    def remove_recent_pack(self, path: str) -> None:
+        self._store.setValue("files/recent_packs", [p for p in self.recent_packs if p != path])
+
+    # ------------------------------------------------------------- appearance
+    @property
+    def theme(self) -> str:
+        value = str(self._store.value("view/theme", "light"))
+        return value if value in THEMES else "light"
+
+    @theme.setter
+    def theme(self, value: str) -> None:
+        if value not in THEMES:
+            raise ValueError(f"unknown theme {value!r}")
+        self._store.setValue("view/theme", value)
+
+    @property
+    def show_grid(self) -> bool:
+        return _as_bool(self._store.value("view/show_grid", True))
+
+    @show_grid.setter
+    def show_grid(self, value: bool) -> None:
+        self._store.setValue("view/show_grid", bool(value))
+
+    # ----------------------------------------------------------- window state
+    @property
+    def window_geometry(self) -> QByteArray:
+        return _as_bytes(self._store.value("window/geometry"))
+
+    @window_geometry.setter
+    def window_geometry(self, value: QByteArray) -> None:
+        self._store.setValue("window/geometry", value)
+
+    @property
+    def window_state(self) -> QByteArray:
+        return _as_bytes(self._store.value("window/state"))
+
+    @window_state.setter
+    def window_state(self, value: QByteArray) -> None:
+        self._store.setValue("window/state", value)
+
+    def sync(self) -> None:
+        self._store.sync()
+
+
+def _as_bool(value: object) -> bool:
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "yes")
+    return bool(value)
+
+
+def _as_bytes(value: object) -> QByteArray:
+    return value if isinstance(value, QByteArray) else QByteArray()

@@ -1,0 +1,211 @@
+"""Drawing entities: one cached pixmap per stamp and per stack look.
+
+The canvas draws every non-empty cell with a single ``drawPixmap`` of its
+stack's picture, so a full repaint costs one call per cell however tall the
+stacks are. Pictures are cached by (what the stack looks like, cell size) and
+the cache is dropped when the theme, the nouns' colours or the zoom change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
+
+from editor.pieces import OBJECT, Stamp, WordRole, word_role
+from editor.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_COLOR, Theme
+
+#: Below this cell size text is unreadable: tiles become plain colour blocks.
+MIN_TEXT_SIZE = 14
+MAX_CHIPS = 3
+
+
+class TileRenderer:
+    """Pictures of stamps and stacks for the current theme, nouns and level."""
+
+    def __init__(self, theme: Theme) -> None:
+        self._theme = theme
+        self._nouns: dict[str, tuple[str, str]] = {}  # token -> (colour, glyph)
+        self._automaton_properties: frozenset[str] = frozenset()
+        self._stacks: dict[tuple[tuple[Stamp, ...], int], QPixmap] = {}
+        self._tiles: dict[tuple[Stamp, int], QPixmap] = {}
+        self._badges: dict[tuple[int, int], QPixmap] = {}
+
+    # ------------------------------------------------------------ configuring
+    @property
+    def theme(self) -> Theme:
+        return self._theme
+
+    def set_theme(self, theme: Theme) -> None:
+        self._theme = theme
+        self.clear()
+
+    def set_nouns(self, nouns: Mapping[str, tuple[str, str]]) -> None:
+        self._nouns = dict(nouns)
+        self.clear()
+
+    def set_automaton_properties(self, props: frozenset[str]) -> None:
+        if props != self._automaton_properties:
+            self._automaton_properties = props
+            self.clear()
+
+    def clear(self) -> None:
+        self._stacks.clear()
+        self._tiles.clear()
+        self._badges.clear()
+
+    # ---------------------------------------------------------------- colours
+    def role(self, stamp: Stamp) -> WordRole | None:
+        return None if stamp.kind == OBJECT else word_role(stamp.token, self._automaton_properties)
+
+    def color_of(self, stamp: Stamp) -> QColor:
+        role = self.role(stamp)
+        if role is None or role is WordRole.NOUN:
+            return QColor(self._nouns.get(stamp.token, (UNKNOWN_NOUN_COLOR, ""))[0])
+        if role is WordRole.OPERATOR:
+            return QColor(self._theme.operator_text)
+        if role is WordRole.PROPERTY or stamp.token in PROPERTY_COLORS:
+            return QColor(PROPERTY_COLORS[stamp.token])
+        return QColor(AUTOMATON_COLOR)
+
+    # --------------------------------------------------------------- pictures
+    def icon(self, stamp: Stamp, size: int = 24) -> QIcon:
+        return QIcon(self.tile(stamp, size))
+
+    def tile(self, stamp: Stamp, size: int) -> QPixmap:
+        key = (stamp, size)
+        pixmap = self._tiles.get(key)
+        if pixmap is None:
+            pixmap = _transparent(size)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            self._draw_tile(painter, stamp, QRectF(0, 0, size, size))
+            painter.end()
+            self._tiles[key] = pixmap
+        return pixmap
+
+    def stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap:
+        """The picture of a stack: its top tile, chips for what lies beneath, a count badge."""
+        key = (look, size)
+        pixmap = self._stacks.get(key)
+        if pixmap is None:
+            pixmap = self._render_stack(look, size)
+            self._stacks[key] = pixmap
+        return pixmap
+
+    def _render_stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap:
+        top = self.tile(look[-1], size)
+        if len(look) == 1:
+            return top
+        pixmap = top.copy()
+        painter = QPainter(pixmap)
+        if size >= MIN_TEXT_SIZE:
+            chip = max(3, size // 6)
+            edge = QColor(self._theme.badge)
+            for i, stamp in enumerate(list(reversed(look[:-1]))[:MAX_CHIPS]):
+                x = 1 + i * (chip + 1)
+                painter.fillRect(x, 1, chip, chip, edge)
+                painter.fillRect(x + 1, 2, chip - 2, chip - 2, self.color_of(stamp))
+        painter.drawPixmap(0, 0, self._badge(len(look), size))
+        painter.end()
+        return pixmap
+
+    def _badge(self, count: int, size: int) -> QPixmap:
+        """The stack-count badge for the bottom-right corner, as a cell-sized overlay."""
+        key = (count, size)
+        pixmap = self._badges.get(key)
+        if pixmap is not None:
+            return pixmap
+        pixmap = _transparent(size)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        theme = self._theme
+        if size >= MIN_TEXT_SIZE:
+            diameter = max(11.0, size * 0.42)
+            badge = QRectF(size - diameter - 1, size - diameter - 1, diameter, diameter)
+            painter.setPen(QPen(QColor(theme.board), 1.2))
+            painter.setBrush(QColor(theme.badge))
+            painter.drawEllipse(badge)
+            font = QFont()
+            font.setBold(True)
+            font.setPixelSize(max(8, int(diameter * (0.62 if count < 10 else 0.5))))
+            painter.setFont(font)
+            painter.setPen(QColor(theme.badge_text))
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(count) if count < 100 else "99+")
+        else:  # too small for numbers: a corner mark still says "stacked"
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(theme.badge))
+            mark = max(3, size // 3)
+            painter.drawPolygon([QPointF(size, size), QPointF(size - mark, size), QPointF(size, size - mark)])
+        painter.end()
+        self._badges[key] = pixmap
+        return pixmap
+
+    def _draw_tile(self, painter: QPainter, stamp: Stamp, rect: QRectF) -> None:
+        size = rect.width()
+        inset = max(1.0, size / 12)
+        body = rect.adjusted(inset, inset, -inset, -inset)
+        color = self.color_of(stamp)
+        role = self.role(stamp)
+        radius = size / 6
+        small = size < MIN_TEXT_SIZE
+        if role is None:  # an object: a rounded block in its noun's colour with a glyph
+            painter.setPen(QPen(color.darker(140), max(1.0, size / 24)))
+            painter.setBrush(color)
+            painter.drawRoundedRect(body, radius, radius)
+            if not small:
+                glyph = self._nouns.get(stamp.token, ("", ""))[1] or stamp.token[:1]
+                _draw_label(painter, glyph, body, _contrast(color), max_lines=1, scale=0.62)
+            return
+        if role in (WordRole.NOUN, WordRole.OPERATOR):
+            painter.setPen(QPen(color, max(1.0, size / 16)) if role is WordRole.NOUN else Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(self._theme.word_tile))
+            painter.drawRect(body)
+            text_color = color
+        else:  # properties and mechanic words are filled tiles
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(color)
+            painter.drawRect(body)
+            text_color = _contrast(color)
+        if small:
+            return
+        _draw_label(painter, stamp.token, body.adjusted(1, 1, -1, -1), text_color, max_lines=2, scale=0.9)
+
+
+def _draw_label(painter: QPainter, text: str, rect: QRectF, color: QColor, *, max_lines: int, scale: float) -> None:
+    """Draw ``text`` as large as fits: on one line, or split in two like the genre's long words."""
+    lines_options = [[text]]
+    if max_lines >= 2 and len(text) >= 4:
+        half = (len(text) + 1) // 2
+        lines_options.append([text[:half], text[half:]])
+    font = QFont()
+    font.setBold(True)
+    best: tuple[float, list[str]] = (0.0, [text])
+    for lines in lines_options:
+        font.setPixelSize(100)
+        metrics = QFontMetricsF(font)
+        widest = max(metrics.horizontalAdvance(line) for line in lines)
+        tall = metrics.height() * len(lines)
+        px = 100 * min(rect.width() * scale / widest, rect.height() * scale / tall)
+        if px > best[0]:
+            best = (px, lines)
+    px, lines = best
+    font.setPixelSize(max(5, int(px)))
+    painter.setFont(font)
+    painter.setPen(color)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "\n".join(lines))
+
+
+def _contrast(color: QColor) -> QColor:
+    luminance = 0.299 * color.redF() + 0.587 * color.greenF() + 0.114 * color.blueF()
+    return QColor("#15171c") if luminance > 0.55 else QColor("#ffffff")
+
+
+def _transparent(size: int) -> QPixmap:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    return pixmap
+

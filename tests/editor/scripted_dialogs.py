@@ -1,0 +1,67 @@
+"""A stand-in for ``editor.dialogs.QtDialogs`` that answers from a script and
+records every question, so window tests never block on a modal dialog."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import QWidget
+
+import engine
+from editor.level_document import Anchor, LevelProperties
+from editor.pack_document import NounSpec, PackProperties
+
+
+@dataclass
+class ScriptedDialogs:
+    unsaved_answer: str = "discard"
+    open_path: Path | None = None
+    save_path: Path | None = None
+    open_anyway: bool = False
+    level_properties: tuple[LevelProperties, Anchor] | None = None
+    noun: tuple[str, NounSpec] | None = None
+    pack_properties: PackProperties | None = None
+    confirm_answer: bool = True
+    asked: list[tuple[str, Any]] = field(default_factory=list)
+    problems_shown: list[list[engine.Problem]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> str:
+        self.asked.append(("unsaved", pack_name))
+        return self.unsaved_answer
+
+    def choose_pack_to_open(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
+        self.asked.append(("open", folder))
+        return self.open_path
+
+    def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
+        self.asked.append(("save", folder))
+        return self.save_path
+
+    def show_problems(self, parent: QWidget, source: str, problems: list[engine.Problem], *,
+                      can_repair: bool, repair_notes: list[str]) -> bool:
+        self.asked.append(("problems", (source, can_repair, tuple(repair_notes))))
+        self.problems_shown.append(list(problems))
+        return self.open_anyway and can_repair
+
+    def edit_level_properties(self, parent: QWidget, props: LevelProperties,
+                              taken_ids: set[str]) -> tuple[LevelProperties, Anchor] | None:
+        self.asked.append(("level properties", props))
+        return self.level_properties
+
+    def new_noun(self, parent: QWidget, existing: set[str]) -> tuple[str, NounSpec] | None:
+        self.asked.append(("noun", frozenset(existing)))
+        return self.noun
+
+    def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None:
+        self.asked.append(("pack properties", props))
+        return self.pack_properties
+
+    def confirm(self, parent: QWidget, title: str, text: str) -> bool:
+        self.asked.append(("confirm", title))
+        return self.confirm_answer
+
+    def error(self, parent: QWidget, title: str, text: str) -> None:
+        self.errors.append(f"{title}: {text}")

@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+import pytest
+
+import engine
+from editor.level_document import Anchor, LevelDocument, LevelProperties
+from editor.pieces import OBJECT, WORD, Piece, Pos, Stamp
+
+BABA, ROCK, IS = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "IS")
+
+
+@pytest.fixture
+def level(qapp) -> LevelDocument:
+    return LevelDocument(LevelProperties("l", "L", "", 6, 4))
+
+
+def test_ids_are_assigned_by_the_document_and_never_reused(level: LevelDocument) -> None:
+    level.add_on_top([Pos(0, 0), Pos(1, 0)], BABA)
+    level.add_on_top([Pos(0, 0)], IS)
+    assert [p.id for p in level.stack_at(Pos(0, 0))] == [1, 3]
+    level.undo_stack.undo()
+    level.add_on_top([Pos(2, 0)], ROCK)
+    assert level.stack_at(Pos(2, 0))[0].id == 4  # 3 was handed out once; it stays retired
+
+
+def test_ids_stay_stable_across_undo_redo_and_moves(level: LevelDocument) -> None:
+    level.add_on_top([Pos(0, 0)], BABA)
+    level.add_on_top([Pos(0, 0)], IS)
+    before = level.stack_at(Pos(0, 0))
+    level.move_region([Pos(0, 0)], 3, 2)
+    assert level.stack_at(Pos(3, 2)) == before
+    level.undo_stack.undo()
+    assert level.stack_at(Pos(0, 0)) == before
+    level.undo_stack.undo()
+    assert level.stack_at(Pos(0, 0)) == before[:1]
+    level.undo_stack.redo()
+    level.undo_stack.redo()
+    assert level.stack_at(Pos(3, 2)) == before
+    assert level.stack_at(Pos(0, 0)) == ()
+
+
+def test_remove_top_takes_the_top_entity_or_the_whole_stack(level: LevelDocument) -> None:
+    level.add_on_top([Pos(1, 1)], BABA)
+    level.add_on_top([Pos(1, 1)], ROCK)
+    level.add_on_top([Pos(1, 1)], IS)
+    level.remove_top([Pos(1, 1)])
+    assert [p.token for p in level.stack_at(Pos(1, 1))] == ["BABA", "ROCK"]
+    level.remove_top([Pos(1, 1)], whole_stack=True)
+    assert level.stack_at(Pos(1, 1)) == ()
+    assert level.remove_top([Pos(1, 1)]) is False  # nothing left: no command pushed
+    assert level.undo_stack.count() == 5
+
+
+def test_moved_stacks_land_on_top_and_copies_get_new_ids(level: LevelDocument) -> None:
+    level.add_on_top([Pos(0, 0)], BABA)
+    level.add_on_top([Pos(1, 0)], ROCK)
+    level.move_region([Pos(0, 0)], 1, 0, copy=True)
+    stack = level.stack_at(Pos(1, 0))
+    assert [p.token for p in stack] == ["ROCK", "BABA"]
+    assert stack[1].id not in {1, 2}
+    assert level.stack_at(Pos(0, 0))[0].id == 1
+    with pytest.raises(ValueError, match="leave the grid"):
+        level.move_region([Pos(0, 0)], -1, 0)
+
+
+def test_set_stack_only_reorders_or_removes(level: LevelDocument) -> None:
+    level.add_on_top([Pos(0, 0)], BABA)
+    level.add_on_top([Pos(0, 0)], ROCK)
+    a, b = level.stack_at(Pos(0, 0))
+    level.set_stack(Pos(0, 0), (b, a), text="Reorder Stack")
+    assert level.stack_at(Pos(0, 0)) == (b, a)
+    with pytest.raises(ValueError, match="reordered or reduced"):
+        level.set_stack(Pos(0, 0), (a, Piece(99, OBJECT, "WALL")), text="x")
+
+
+def test_resize_shifts_contents_by_the_anchor_and_undoes(level: LevelDocument) -> None:
+    level.add_on_top([Pos(0, 0), Pos(5, 3)], BABA)
+    bigger = LevelProperties("l", "L", "", 8, 6)
+    level.set_properties(bigger, Anchor(2, 2))  # old contents to the bottom-right
+    assert set(level.cells()) == {Pos(2, 2), Pos(7, 5)}
+    smaller = LevelProperties("l", "L", "", 3, 3)
+    level.set_properties(smaller, Anchor(0, 0))
+    assert set(level.cells()) == {Pos(2, 2)}
+    level.undo_stack.undo()
+    level.undo_stack.undo()
+    assert (level.width, level.height) == (6, 4)
+    assert set(level.cells()) == {Pos(0, 0), Pos(5, 3)}
+    assert level.undo_stack.command(1).text() == "Resize Level"
+
+
+def test_round_trip_keeps_stack_order_ids_and_unedited_data(level: LevelDocument) -> None:
+    automata = [{"id": "clock", "property": "TICK", "pattern": [{"action": "wait"}], "phase": 0}]
+    data = {
+        "id": "x", "title": "X", "width": 3, "height": 2, "solution": "R",
+        "entities": [
+            {"id": 5, "kind": "word", "text": "TICK", "x": 2, "y": 1},
+            {"id": 9, "kind": "object", "noun": "BABA", "x": 0, "y": 0},
+            {"id": 2, "kind": "word", "text": "IS", "x": 0, "y": 0},
+        ],
+        "automata": automata,
+    }
+    doc = LevelDocument.from_data(data)
+    assert [p.id for p in doc.stack_at(Pos(0, 0))] == [9, 2]  # list order is stack order, bottom first
+    out = doc.to_data()
+    assert out["automata"] == automata
+    assert out["solution"] == "R"
+    assert [e["id"] for e in out["entities"]] == [9, 2, 5]  # row-major, bottom first
+    assert engine.load_level(out).to_data()["entities"] == out["entities"]
+    assert doc.automaton_properties() == frozenset({"TICK"})
+
+
+def test_reading_for_repair_drops_off_grid_pieces_and_renumbers_repeats() -> None:
+    data = {
+        "id": "x", "width": 2, "height": 2,
+        "entities": [
+            {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 0},
+            {"id": 1, "kind": "object", "noun": "ROCK", "x": 1, "y": 0},
+            {"id": 3, "kind": "object", "noun": "ROCK", "x": 5, "y": 0},
+        ],
+    }
+    with pytest.raises(ValueError, match=r"outside the grid|used twice"):
+        LevelDocument.from_data(data)
+    notes: list[str] = []
+    doc = LevelDocument.from_data(data, notes)
+    assert sorted(p.id for s in doc.cells().values() for p in s) == [1, 2]
+    assert len(notes) == 2
