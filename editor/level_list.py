@@ -70,7 +70,7 @@ class LevelsModel(QAbstractListModel):
         level = self._pack.levels[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             title = level.title or level.level_id
-            return f"{index.row() + 1}. {title}" + (f"  ·  {level.level_id}" if level.title else "")
+            return title + (f"  ·  {level.level_id}" if level.title else "")
         if role == Qt.ItemDataRole.EditRole:
             return level.title
         if role == Qt.ItemDataRole.ToolTipRole:

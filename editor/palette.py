@@ -153,7 +153,8 @@ class PaletteWidget(QWidget):
             shown = 0
             for row in range(header.childCount()):
                 item = header.child(row)
-                match = not needle or needle in item.text(0).upper() or needle in header.text(0).upper()
+                # Entries match anywhere; a section matches by its name's start ("prop" shows Properties).
+                match = not needle or needle in item.text(0).upper() or header.text(0).upper().startswith(needle)
                 item.setHidden(not match)
                 shown += match
             header.setHidden(shown == 0)

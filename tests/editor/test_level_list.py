@@ -1,0 +1,98 @@
+"""The level list: model consistency, and pack edits through the window's actions."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+
+from editor.level_document import Anchor, LevelProperties
+from editor.level_list import LevelsModel
+from editor.pack_document import PackDocument
+from editor.pieces import OBJECT, Pos, Stamp
+from tests.editor.window_driver import click, tokens, trigger, use
+
+
+def titles(pack: PackDocument) -> list[str]:
+    return [lv.title for lv in pack.levels]
+
+
+def test_the_model_stays_consistent_while_levels_change(qtmodeltester, qapp) -> None:
+    pack = PackDocument.untitled()
+    model = LevelsModel(pack)
+    qtmodeltester.check(model)
+    pack.add_level(1)
+    pack.duplicate_level(0)
+    pack.move_level(0, 2)
+    pack.remove_level(1)
+    assert model.rowCount() == 2
+    assert titles(pack) == ["Level 1 (copy)", "Level 1"]
+    for _ in range(4):
+        pack.undo_stack.undo()
+    assert titles(pack) == ["Level 1"]
+    assert model.rowCount() == 1
+
+
+def test_renaming_a_row_is_an_undoable_level_edit(qapp) -> None:
+    pack = PackDocument.untitled()
+    model = LevelsModel(pack)
+    index = model.index(0)
+    assert model.setData(index, "  First steps ", Qt.ItemDataRole.EditRole)
+    assert pack.levels[0].title == "First steps"
+    assert "First steps" in model.data(index)
+    pack.levels[0].undo_stack.undo()
+    assert pack.levels[0].title == "Level 1"
+
+
+def test_dragging_a_row_reorders_levels(qapp) -> None:
+    pack = PackDocument.untitled()
+    pack.add_level(1)
+    pack.add_level(2)
+    model = LevelsModel(pack)
+    mime = model.mimeData([model.index(0)])
+    model.dropMimeData(mime, Qt.DropAction.MoveAction, 3, 0, QModelIndex())
+    assert titles(pack) == ["Level 2", "Level 3", "Level 1"]
+    assert model.moveRows(QModelIndex(), 2, 1, QModelIndex(), 0)
+    assert titles(pack) == ["Level 1", "Level 2", "Level 3"]
+
+
+def test_level_actions_add_duplicate_move_delete_and_undo(make_window) -> None:
+    window = make_window()
+    pack = window.pack
+    use(window, "actionToolBrush", Stamp(OBJECT, "BABA"))
+    click(window, Pos(1, 1))
+    trigger(window, "actionDuplicateLevel")
+    assert [lv.level_id for lv in pack.levels] == ["level-1", "level-1-copy"]
+    assert tokens(window, Pos(1, 1)) == ["BABA"]  # the copy is current and has the contents
+    trigger(window, "actionAddLevel")
+    assert window.level is pack.levels[2]
+    trigger(window, "actionMoveLevelUp")
+    assert pack.levels[1] is window.level
+    assert window.level_list.current_row() == 1
+    trigger(window, "actionDeleteLevel")
+    assert len(pack.levels) == 2
+    assert window.level in pack.levels
+    trigger(window, "actionUndoPack")
+    assert len(pack.levels) == 3
+    assert window.pack_history.stack() is pack.undo_stack
+
+
+def test_level_properties_resize_with_an_anchor(make_window, dialogs) -> None:
+    window = make_window()
+    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+    click(window, Pos(0, 0))
+    dialogs.level_properties = (LevelProperties("start", "Start", "me", 14, 9), Anchor(2, 0))
+    trigger(window, "actionLevelProperties")
+    level = window.level
+    assert (level.level_id, level.width) == ("start", 14)
+    assert tokens(window, Pos(2, 0)) == ["ROCK"]
+    assert "start" in window.level_list.model.data(window.level_list.model.index(0))
+    trigger(window, "actionUndo")
+    assert (level.level_id, level.width) == ("level-1", 12)
+
+
+def test_previous_and_next_level(make_window) -> None:
+    window = make_window()
+    trigger(window, "actionAddLevel")
+    trigger(window, "actionPreviousLevel")
+    assert window.level is window.pack.levels[0]
+    trigger(window, "actionNextLevel")
+    assert window.level is window.pack.levels[1]

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import engine
+from editor.pack_document import NounSpec
+from editor.pieces import OBJECT, WORD, Pos, Stamp
+from tests.editor.window_driver import click, tokens, trigger, use
+
+BABA, ROCK, YOU = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "YOU")
+
+
+def test_the_palette_offers_nouns_words_operators_properties_and_mechanics(make_window) -> None:
+    window = make_window()
+    stamps = set(window.palette_panel.stamps())
+    nouns = set(window.pack.nouns)
+    assert {Stamp(OBJECT, n) for n in nouns} | {Stamp(WORD, n) for n in nouns} <= stamps
+    assert {Stamp(WORD, "IS"), Stamp(WORD, "AND"), Stamp(WORD, engine.FRAIL)} <= stamps
+    assert {Stamp(WORD, p) for p in engine.BASE_PROPERTIES} <= stamps
+
+
+def test_the_palette_lists_the_levels_automaton_properties(make_window, tmp_path) -> None:
+    pack = {
+        "format": "rulegrid-pack", "version": 1, "id": "p", "title": "P", "nouns": {"MOUSE": {"color": "#aaaaaa"}},
+        "levels": [{"id": "a", "width": 3, "height": 3, "entities": [],
+                    "automata": [{"id": "c", "property": "TICK", "pattern": [{"action": "wait"}]}]}],
+    }
+    path = tmp_path / "p.json"
+    path.write_text(__import__("json").dumps(pack), encoding="utf-8")
+    window = make_window(path)
+    assert Stamp(WORD, "TICK") in window.palette_panel.stamps()
+    assert window.renderer.role(Stamp(WORD, "TICK")).value == "mechanic"
+
+
+def test_search_filters_the_palette(make_window) -> None:
+    window = make_window()
+    window.palette_panel.search.setText("ro")
+    visible = window.palette_panel.stamps(visible_only=True)
+    assert set(visible) == {Stamp(OBJECT, "ROCK"), Stamp(WORD, "ROCK")}
+    window.palette_panel.search.setText("properties")  # a section name shows its section
+    assert set(window.palette_panel.stamps(visible_only=True)) == {Stamp(WORD, p) for p in engine.BASE_PROPERTIES}
+
+
+def test_adding_a_noun_puts_it_in_the_palette_and_is_undoable(make_window, dialogs) -> None:
+    window = make_window()
+    dialogs.noun = ("KEY", NounSpec("#ffcc00", "k"))
+    trigger(window, "actionAddNoun")
+    assert window.pack.nouns["KEY"] == NounSpec("#ffcc00", "k")
+    assert {Stamp(OBJECT, "KEY"), Stamp(WORD, "KEY")} <= set(window.palette_panel.stamps())
+    assert dialogs.asked[-1][1] >= {"BABA", "ROCK"}  # the dialog knew which names are taken
+    trigger(window, "actionUndoPack")
+    assert "KEY" not in window.pack.nouns
+    assert Stamp(OBJECT, "KEY") not in window.palette_panel.stamps()
+
+
+def test_the_picker_selects_the_palette_entry(make_window) -> None:
+    window = make_window()
+    use(window, "actionToolBrush", YOU)
+    click(window, Pos(3, 3))
+    use(window, "actionToolBrush", ROCK)
+    use(window, "actionToolPicker")
+    click(window, Pos(3, 3))
+    item = window.palette_panel.tree.currentItem()
+    assert item is not None
+    assert item.text(0) == "YOU"
+
+
+def test_the_inspector_lists_a_stack_top_first_and_reorders_and_removes(make_window) -> None:
+    window = make_window()
+    for stamp in (BABA, ROCK, YOU):
+        use(window, "actionToolBrush", stamp)
+        click(window, Pos(2, 2))
+    inspector = window.inspector
+    assert [p.token for p in inspector.pieces()] == ["YOU", "ROCK", "BABA"]
+    assert inspector.list.count() == 3
+    assert "Cell (2, 2): 3 entities" in inspector.title.text()
+    inspector.select_row(2)  # BABA, at the bottom
+    inspector.raise_button.click()
+    assert tokens(window, Pos(2, 2)) == ["ROCK", "BABA", "YOU"]
+    assert inspector.list.currentRow() == 1  # the selection follows the moved entity
+    inspector.select_row(0)
+    inspector.remove_button.click()
+    assert tokens(window, Pos(2, 2)) == ["ROCK", "BABA"]
+    trigger(window, "actionUndo")
+    trigger(window, "actionUndo")
+    assert tokens(window, Pos(2, 2)) == ["BABA", "ROCK", "YOU"]
