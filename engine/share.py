@@ -15,19 +15,29 @@ A level payload is validated as a level (problems located like
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.board import LevelContext
 from engine.errors import Problem, ValidationError
 from engine.game import Game
 from engine.model import Level, NounStyle, Pack
 from engine.packs import load_pack
 from engine.replay import parse_moves
-from engine.share_codec import SHARE_NAME, ShareError, digest, from_text, seal, to_text
+from engine.share_checks import (
+    ReplayCheck,
+    ReplayRecord,
+    check_replays,
+    check_snapshot,
+    default_color,
+    nouns_of,
+    record_problems,
+    record_replay,
+    validate_level,
+    validate_pack,
+)
+from engine.share_codec import ShareError, from_text, seal, to_text
 from engine.share_content import (
     MAX_ENTITIES,
     MAX_LEVELS,
@@ -39,7 +49,7 @@ from engine.share_content import (
 )
 from engine.share_install import install_pack, install_path
 from engine.share_summary import LevelSummary, ShareSummary, summarize
-from engine.validate import load_level, pack_problems
+from engine.validate import load_level
 
 __all__ = [
     "MAX_ENTITIES",
@@ -54,59 +64,13 @@ __all__ = [
     "SharePreview",
     "ShareSummary",
     "decode",
+    "default_color",
     "encode",
+    "nouns_of",
     "record_replay",
 ]
 
 Kind = Literal["pack", "level"]
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayRecord:
-    """A move string with digests of what it produced on the author's engine.
-
-    The digests let an importer notice when its engine plays the level differently
-    (another version, or a changed level) without shipping every event.
-    """
-
-    level: str
-    moves: str
-    events: str  # SHA-256 of the canonical JSON of [TurnEvent.to_dict(), ...]
-    final: str  # SHA-256 of the canonical JSON of Game.state() after the moves
-
-    def to_dict(self) -> dict[str, str]:
-        return {"level": self.level, "moves": self.moves, "events": self.events, "final": self.final}
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayCheck:
-    """The outcome of re-running one replay record on this engine."""
-
-    index: int
-    record: ReplayRecord
-    events_match: bool
-    final_match: bool
-
-    @property
-    def matches(self) -> bool:
-        return self.events_match and self.final_match
-
-
-def record_replay(level: Level, moves: str) -> ReplayRecord:
-    """Play ``moves`` from the level's start and record their digests.
-
-    Raises:
-        ValueError: ``moves`` holds a character other than ``U D L R``.
-    """
-    events, final = _run(level, moves)
-    return ReplayRecord(level.id, moves, events, final)
-
-
-def _run(level: Level, moves: str) -> tuple[str, str]:
-    game = Game(level)
-    events = [game.step(d).to_dict() for d in parse_moves(moves)]
-    return digest(events), digest(game.state())
-
 
 ReplayInput = ReplayRecord | str | tuple[str, str]
 
@@ -147,21 +111,28 @@ def encode(
         content["level"] = subject.to_data()
         if nouns is not None:
             content["nouns"] = {k: v.to_data() if isinstance(v, NounStyle) else dict(v) for k, v in nouns.items()}
-            _, problems = _validate_level(content["level"], content["nouns"])
+            _, problems = validate_level(content["level"], content["nouns"])
             if problems:
                 raise ValidationError(problems)
     records = [_record_of(item, by_id, n) for n, item in enumerate(replays)]
     if records:
         content["replays"] = [r.to_dict() for r in records]
+    level = None
     if snapshot is not None:
         data = snapshot.snapshot() if isinstance(snapshot, Game) else dict(snapshot)
         level = by_id.get(data.get("level")) if isinstance(data.get("level"), str) else None
         if level is None:
-            raise ShareError.at("unknown-level", f"the snapshot is of level {data.get('level')!r}, not in this payload", "/snapshot/level")
-        Game.from_snapshot(level, data)  # raises ValidationError when it does not fit
+            raise ShareError.at(
+                "unknown-level", f"the snapshot is of level {data.get('level')!r}, not in this payload", "/snapshot/level"
+            )
         content["snapshot"] = data
+    check_limits(content)  # before any replay runs or snapshot is restored: both cost time
+    if level is not None:
+        Game.from_snapshot(level, content["snapshot"])  # raises ValidationError when it does not fit
+    if records:
+        recorded = [r if r.events else record_replay(by_id[r.level], r.moves) for r in records]
+        content["replays"] = [r.to_dict() for r in recorded]
     document = seal(content)
-    check_limits(document)
     return to_text(document)
 
 
@@ -185,19 +156,17 @@ def _record_of(item: ReplayInput, by_id: Mapping[str, Level], n: int) -> ReplayR
         record = ReplayRecord(item[0], item[1], "", "")
     else:
         raise ShareError.at("wrong-type", "a replay is a ReplayRecord, a move string or a (level_id, moves) pair", where)
-    level = by_id.get(record.level)
-    if level is None:
+    if record.level not in by_id:
         raise ShareError.at("unknown-level", f"replay of level {record.level!r}, which is not in this payload", where)
     try:
         parse_moves(record.moves)
     except ValueError as exc:
         raise ShareError.at("bad-moves", str(exc), where + "/moves") from None
     if isinstance(item, ReplayRecord):
-        problems = list(_record_problems(record.to_dict(), where))
+        problems = list(record_problems(record.to_dict(), where))
         if problems:
             raise ShareError(problems)
-        return record
-    return record_replay(level, record.moves)
+    return record  # digests still empty when encode() is to record them
 
 
 # --------------------------------------------------------------------------- decode
@@ -293,18 +262,18 @@ def decode(text: str) -> SharePreview:
     check_limits(document)
     summary = summarize(document, kind)
     if kind == "pack":
-        pack, problems = pack_problems(document["pack"], _pack_name(document["pack"]))
+        pack, problems = validate_pack(document["pack"])
         level = None
         levels = list(pack.levels) if pack is not None else []
     else:
-        pair, problems = _validate_level(document["level"], document.get("nouns"))
+        pair, problems = validate_level(document["level"], document.get("nouns"))
         level, pack = pair if pair is not None else (None, None)
         levels = [level] if level is not None else []
     problems = list(problems)
     by_id = {lv.id: lv for lv in levels}
-    checks, replay_problems, warnings = _check_replays(document.get("replays", []), by_id, valid=pack is not None)
+    checks, replay_problems, warnings = check_replays(document.get("replays", []), by_id, valid=pack is not None)
     problems += replay_problems
-    snapshot_level, snapshot_problems = _check_snapshot(document.get("snapshot"), by_id, valid=pack is not None)
+    snapshot_level, snapshot_problems = check_snapshot(document.get("snapshot"), by_id, valid=pack is not None)
     problems += snapshot_problems
     return SharePreview(
         kind=kind,
@@ -318,145 +287,3 @@ def decode(text: str) -> SharePreview:
         snapshot_level=snapshot_level,
     )
 
-
-def _pack_name(doc: object) -> str:
-    if isinstance(doc, dict):
-        value = doc.get("id")
-        if isinstance(value, str) and 0 < len(value) <= 64:
-            return value
-    return "<pack>"
-
-
-def _validate_level(doc: object, nouns: object) -> tuple[tuple[Level, Pack] | None, list[Problem]]:
-    """Validate a level payload's level, then the one-level pack it installs as."""
-    if not isinstance(doc, dict):
-        return None, [Problem("", "wrong-type", "a level is a JSON object", None, None)]
-    try:
-        level = load_level(doc)
-    except ValidationError as exc:
-        return None, exc.errors
-    wrapped = {
-        "format": "rulegrid-pack",
-        "version": 1,
-        "id": level.id,
-        "title": level.title or level.id,
-        "nouns": _noun_styles(level, nouns),
-        "levels": [doc],
-    }
-    if level.author is not None:
-        wrapped["author"] = level.author
-    pack, problems = pack_problems(wrapped, level.id)
-    located = [
-        p.located(pack=None, level=level.id, prefix="")
-        if not p.pointer.startswith("/levels/0")
-        else Problem(p.pointer[len("/levels/0") :], p.code, p.message, None, level.id)
-        for p in problems
-    ]
-    if pack is None:
-        return None, located
-    return (level, pack), []
-
-
-def nouns_of(level: Level) -> set[str]:
-    """Every noun a level uses (objects, noun words, automaton subjects, FRAIL map)."""
-    ctx = LevelContext.of(level)
-    return set(ctx.nouns) | {a.subject for a in level.automata if a.subject is not None}
-
-
-def _noun_styles(level: Level, given: object) -> object:
-    if given is not None and not isinstance(given, dict):
-        return given  # the pack schema reports it, at /nouns
-    styles: dict[str, Any] = {noun: {"color": default_color(noun)} for noun in sorted(nouns_of(level))}
-    styles.update(given or {})
-    return styles
-
-
-def default_color(noun: str) -> str:
-    """A stable colour for a noun that a level payload gives no style for."""
-    return "#" + hashlib.sha256(noun.encode("utf-8")).hexdigest()[:6]
-
-
-def _check_replays(
-    records: object, by_id: Mapping[str, Level], *, valid: bool
-) -> tuple[list[ReplayCheck], list[Problem], list[Problem]]:
-    checks: list[ReplayCheck] = []
-    problems: list[Problem] = []
-    warnings: list[Problem] = []
-    assert isinstance(records, list)  # check_envelope made sure
-    for n, item in enumerate(records):
-        where = f"/replays/{n}"
-        found = list(_record_problems(item, where))
-        if found:
-            problems += found
-            continue
-        record = ReplayRecord(item["level"], item["moves"], item["events"], item["final"])
-        level = by_id.get(record.level)
-        if level is None:
-            if valid:
-                problems.append(_problem(where + "/level", "unknown-level", f"no level {record.level!r} in this payload", None))
-            continue
-        events, final = _run(level, record.moves)
-        check = ReplayCheck(n, record, events == record.events, final == record.final)
-        checks.append(check)
-        if not check.events_match:
-            warnings.append(
-                _problem(where + "/events", "replay-mismatch", "the replay's events differ on this engine", level.id)
-            )
-        if not check.final_match:
-            warnings.append(
-                _problem(where + "/final", "replay-mismatch", "the replay ends in a different state on this engine", level.id)
-            )
-    return checks, problems, warnings
-
-
-_RECORD_KEYS = ("events", "final", "level", "moves")
-
-
-def _record_problems(item: object, where: str) -> Iterable[Problem]:
-    if not isinstance(item, dict):
-        yield _problem(where, "wrong-type", "a replay record is an object", None)
-        return
-    for key in _RECORD_KEYS:
-        if key not in item:
-            yield _problem(f"{where}/{key}", "missing-field", f"missing required field '{key}'", None)
-    for key in item:
-        if key not in _RECORD_KEYS:
-            yield _problem(where + "/" + key.replace("~", "~0").replace("/", "~1"), "unknown-field", f"unknown field '{key}'", None)
-    if not isinstance(item.get("level", ""), str):
-        yield _problem(where + "/level", "wrong-type", "level must be a level id", None)
-    moves = item.get("moves", "")
-    try:
-        parse_moves(moves)
-    except ValueError as exc:
-        yield _problem(where + "/moves", "bad-moves", str(exc), None)
-    for key in ("events", "final"):
-        value = item.get(key, "0" * 64)
-        if not isinstance(value, str) or len(value) != 64 or value.strip("0123456789abcdef"):
-            yield _problem(f"{where}/{key}", "bad-value", f"{key} must be a SHA-256 (64 lower-case hex digits)", None)
-
-
-def _check_snapshot(
-    data: object, by_id: Mapping[str, Level], *, valid: bool
-) -> tuple[Level | None, list[Problem]]:
-    if data is None:
-        return None, []
-    if not isinstance(data, dict):
-        return None, [_problem("/snapshot", "wrong-type", "a snapshot is a JSON object", None)]
-    if not valid:
-        return None, []
-    level = by_id.get(data.get("level")) if isinstance(data.get("level"), str) else None
-    if level is None:
-        return None, [
-            _problem("/snapshot/level", "unknown-level", f"snapshot of level {data.get('level')!r}, not in this payload", None)
-        ]
-    try:
-        Game.from_snapshot(level, data)
-    except ValidationError as exc:
-        return None, [
-            Problem("/snapshot" + p.pointer, p.code, p.message, SHARE_NAME, level.id) for p in exc.errors
-        ]
-    return level, []
-
-
-def _problem(pointer: str, code: str, message: str, level: str | None) -> Problem:
-    return Problem(pointer, code, message, SHARE_NAME, level)

@@ -11,10 +11,15 @@ imported or used as a path.
 
 Layout (docs/share-format.md)::
 
-    rulegrid:1:<base64url, no padding, of zlib(canonical JSON of the document)>
+    rulegrid:1:<base64url, no padding, of: zlib(canonical JSON) + tag>
 
-where the document is ``{"format": "rulegrid-share", "version": 1, "sha256": H, ...}``
-and ``H`` is the SHA-256 of the canonical JSON of the document without ``sha256``.
+where the document is ``{"format": "rulegrid-share", "version": 1, "sha256": H, ...}``,
+``H`` is the SHA-256 of the canonical JSON of the document without ``sha256``, and
+``tag`` is the first 8 bytes of the SHA-256 of the zlib bytes. ``H`` ties the content
+to itself whatever compressed it; the tag catches the changes ``H`` cannot see:
+deflate is not unique (a back-reference to another copy of the same bytes, or the
+padding bits at the end of the stream, inflate to identical JSON), so without it
+some single-character edits of the text would go unnoticed.
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ _BRACKETS = b"[]{}"
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in _BRACKETS)
 _FOLD_BRACKETS = bytes.maketrans(b"{}", b"[]")
 _INFLATE_CHUNK = 2**20
+TAG_BYTES = 8
 
 
 class ShareError(ValidationError):
@@ -91,6 +97,11 @@ def digest(value: object) -> str:
     return hashlib.sha256(canonical_json(value)).hexdigest()
 
 
+def tag(stream: bytes) -> bytes:
+    """The integrity tag of the compressed bytes (see the module docstring)."""
+    return hashlib.sha256(stream).digest()[:TAG_BYTES]
+
+
 def seal(content: Mapping[str, Any]) -> dict[str, Any]:
     """The document for ``content``: format, version and the checksum added."""
     body = {**content, "format": FORMAT, "version": VERSION}
@@ -107,7 +118,8 @@ def to_text(document: Mapping[str, Any]) -> str:
     if len(raw) > MAX_JSON_BYTES:
         raise ShareError.at("too-large", f"the payload's JSON is {_mib(len(raw))}, more than {_mib(MAX_JSON_BYTES)}")
     check_structure(raw)
-    body = base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
+    stream = zlib.compress(raw, 9)
+    body = base64.urlsafe_b64encode(stream + tag(stream)).rstrip(b"=").decode("ascii")
     text = f"{PREFIX}:{VERSION}:{body}"
     if len(text) > MAX_TEXT_CHARS:
         raise ShareError.at("too-large", f"the payload is {len(text):,} characters, more than {MAX_TEXT_CHARS:,}")
@@ -121,7 +133,10 @@ def from_text(text: object) -> dict[str, Any]:
         ShareError: naming the first layer that fails.
     """
     raw = _unarmour(text)
-    document = parse_document(inflate(raw))
+    stream, seal_tag = raw[:-TAG_BYTES], raw[-TAG_BYTES:]
+    if len(raw) <= TAG_BYTES or tag(stream) != seal_tag:
+        raise ShareError.at("bad-checksum", "the payload text is corrupted (its integrity tag does not match)")
+    document = parse_document(inflate(stream))
     verify(document)
     return document
 

@@ -93,7 +93,10 @@ def unpack(text: str) -> dict[str, Any]:
     """Read a payload by hand, following docs/share-format.md only."""
     assert text.startswith("rulegrid:1:")
     body = text[len("rulegrid:1:") :]
-    raw = zlib.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    stream, tag = data[:-8], data[-8:]
+    assert tag == hashlib.sha256(stream).digest()[:8]
+    raw = zlib.decompress(stream)
     document: dict[str, Any] = json.loads(raw)
     assert raw == canonical(document)
     return document
@@ -103,8 +106,14 @@ def armour(document: dict[str, Any], *, checksum: bool = True) -> str:
     """A payload for any document (valid or not), sealed with a correct checksum."""
     if checksum:
         document = seal(document)
-    raw = canonical(document)
-    return "rulegrid:1:" + base64.urlsafe_b64encode(zlib.compress(raw)).rstrip(b"=").decode("ascii")
+    return armour_bytes(canonical(document))
+
+
+def armour_bytes(raw: bytes, *, compressed: bytes | None = None) -> str:
+    """A payload whose zlib stream inflates to ``raw`` (or is ``compressed``), correctly tagged."""
+    stream = zlib.compress(raw) if compressed is None else compressed
+    data = stream + hashlib.sha256(stream).digest()[:8]
+    return "rulegrid:1:" + base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
 # ----------------------------------------------------------------- format

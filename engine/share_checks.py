@@ -1,0 +1,262 @@
+"""Checking a share payload's content: validation, replays and the snapshot.
+
+The same whole-pack validation as :func:`engine.load_pack` (a level payload as a
+level, then as the one-level pack it installs as), then every replay record is
+re-run and compared, and the snapshot is restored exactly as
+:meth:`Game.from_snapshot` restores one. Problems are located at the payload
+(``<share>/replays/0/moves``) or inside the pack/level as ``load_pack`` and
+``load_level`` locate them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError as PydanticError
+
+from engine.board import LevelContext
+from engine.errors import Problem, ValidationError, pointer
+from engine.game import Game
+from engine.model import Level, Pack
+from engine.replay import parse_moves
+from engine.share_codec import SHARE_NAME, digest
+from engine.validate import load_level, pack_problems
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRecord:
+    """A move string with digests of what it produced on the author's engine.
+
+    The digests let an importer notice when its engine plays the level differently
+    (another version, or a changed level) without shipping every event.
+    """
+
+    level: str
+    moves: str
+    events: str  # SHA-256 of the canonical JSON of [TurnEvent.to_dict(), ...]
+    final: str  # SHA-256 of the canonical JSON of Game.state() after the moves
+
+    def to_dict(self) -> dict[str, str]:
+        return {"level": self.level, "moves": self.moves, "events": self.events, "final": self.final}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayCheck:
+    """The outcome of re-running one replay record on this engine."""
+
+    index: int
+    record: ReplayRecord
+    events_match: bool
+    final_match: bool
+
+    @property
+    def matches(self) -> bool:
+        return self.events_match and self.final_match
+
+
+def record_replay(level: Level, moves: str) -> ReplayRecord:
+    """Play ``moves`` from the level's start and record their digests.
+
+    Raises:
+        ValueError: ``moves`` holds a character other than ``U D L R``.
+    """
+    events, final = run_replay(level, moves)
+    return ReplayRecord(level.id, moves, events, final)
+
+
+def run_replay(level: Level, moves: str) -> tuple[str, str]:
+    game = Game(level)
+    events = [game.step(d).to_dict() for d in parse_moves(moves)]
+    return digest(events), digest(game.state())
+
+
+def pack_name(doc: object) -> str:
+    """The name ``load_pack`` gives a pack document in its problems."""
+    if isinstance(doc, dict):
+        value = doc.get("id")
+        if isinstance(value, str) and 0 < len(value) <= 64:
+            return value
+    return "<pack>"
+
+
+def validate_pack(doc: object, name: str | None = None) -> tuple[Pack | None, list[Problem]]:
+    """``pack_problems`` (named like ``load_pack`` names a document), never raising.
+
+    The checked-in schema does not constrain every noun key the model does (a
+    lower-case noun key passes the schema and fails the model), and a payload must
+    never escape as a bare pydantic error.
+    """
+    if name is None:
+        name = pack_name(doc)
+    try:
+        return pack_problems(doc, name)
+    except PydanticError as exc:
+        return None, [
+            Problem(pointer(*(part for part in e["loc"] if part != "[key]")), "invalid-value", e["msg"], name, None)
+            for e in exc.errors()
+        ]
+    except Exception as exc:  # see _checker_failed
+        return None, [_checker_failed(exc, "", name, None)]
+
+
+def _checker_failed(exc: Exception, where: str, pack: str | None, level: str | None) -> Problem:
+    """A validator or replay raised something other than a ValidationError.
+
+    That is an engine bug, but the input is a stranger's payload: a paste must never
+    crash the caller, so the part is refused (install is blocked) with a problem
+    that says what happened and asks for a report.
+    """
+    return Problem(
+        where,
+        "checker-error",
+        f"Rulegrid could not check this part ({type(exc).__name__}: {str(exc)[:160]}); "
+        "it is refused — please report this payload",
+        pack,
+        level,
+    )
+
+
+def validate_level(doc: object, nouns: object) -> tuple[tuple[Level, Pack] | None, list[Problem]]:
+    """Validate a level payload's level, then the one-level pack it installs as."""
+    if not isinstance(doc, dict):
+        return None, [Problem("", "wrong-type", "a level is a JSON object", None, None)]
+    try:
+        level = load_level(doc)
+    except ValidationError as exc:
+        return None, exc.errors
+    except Exception as exc:
+        return None, [_checker_failed(exc, "", None, pack_name(doc))]
+    wrapped = {
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": level.id,
+        "title": level.title or level.id,
+        "nouns": _noun_styles(level, nouns),
+        "levels": [doc],
+    }
+    if level.author is not None:
+        wrapped["author"] = level.author
+    pack, problems = validate_pack(wrapped, level.id)
+    located = [
+        p.located(pack=None, level=level.id, prefix="")
+        if not p.pointer.startswith("/levels/0")
+        else Problem(p.pointer[len("/levels/0") :], p.code, p.message, None, level.id)
+        for p in problems
+    ]
+    if pack is None:
+        return None, located
+    return (level, pack), []
+
+
+def nouns_of(level: Level) -> set[str]:
+    """Every noun a level uses (objects, noun words, automaton subjects, FRAIL map)."""
+    ctx = LevelContext.of(level)
+    return set(ctx.nouns) | {a.subject for a in level.automata if a.subject is not None}
+
+
+def _noun_styles(level: Level, given: object) -> object:
+    if given is not None and not isinstance(given, dict):
+        return given  # the pack schema reports it, at /nouns
+    styles: dict[str, Any] = {noun: {"color": default_color(noun)} for noun in sorted(nouns_of(level))}
+    styles.update(given or {})
+    return styles
+
+
+def default_color(noun: str) -> str:
+    """A stable colour for a noun that a level payload gives no style for."""
+    return "#" + hashlib.sha256(noun.encode("utf-8")).hexdigest()[:6]
+
+
+def check_replays(
+    records: object, by_id: Mapping[str, Level], *, valid: bool
+) -> tuple[list[ReplayCheck], list[Problem], list[Problem]]:
+    checks: list[ReplayCheck] = []
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    assert isinstance(records, list)  # check_envelope made sure
+    for n, item in enumerate(records):
+        where = f"/replays/{n}"
+        found = list(record_problems(item, where))
+        if found:
+            problems += found
+            continue
+        record = ReplayRecord(item["level"], item["moves"], item["events"], item["final"])
+        level = by_id.get(record.level)
+        if level is None:
+            if valid:
+                problems.append(_problem(where + "/level", "unknown-level", f"no level {record.level!r} in this payload", None))
+            continue
+        try:
+            events, final = run_replay(level, record.moves)
+        except Exception as exc:
+            problems.append(_checker_failed(exc, where, SHARE_NAME, level.id))
+            continue
+        check = ReplayCheck(n, record, events == record.events, final == record.final)
+        checks.append(check)
+        if not check.events_match:
+            warnings.append(
+                _problem(where + "/events", "replay-mismatch", "the replay's events differ on this engine", level.id)
+            )
+        if not check.final_match:
+            warnings.append(
+                _problem(where + "/final", "replay-mismatch", "the replay ends in a different state on this engine", level.id)
+            )
+    return checks, problems, warnings
+
+
+_RECORD_KEYS = ("events", "final", "level", "moves")
+
+
+def record_problems(item: object, where: str) -> Iterable[Problem]:
+    if not isinstance(item, dict):
+        yield _problem(where, "wrong-type", "a replay record is an object", None)
+        return
+    for key in _RECORD_KEYS:
+        if key not in item:
+            yield _problem(f"{where}/{key}", "missing-field", f"missing required field '{key}'", None)
+    for key in item:
+        if key not in _RECORD_KEYS:
+            yield _problem(where + "/" + key.replace("~", "~0").replace("/", "~1"), "unknown-field", f"unknown field '{key}'", None)
+    if not isinstance(item.get("level", ""), str):
+        yield _problem(where + "/level", "wrong-type", "level must be a level id", None)
+    moves = item.get("moves", "")
+    try:
+        parse_moves(moves)
+    except ValueError as exc:
+        yield _problem(where + "/moves", "bad-moves", str(exc), None)
+    for key in ("events", "final"):
+        value = item.get(key, "0" * 64)
+        if not isinstance(value, str) or len(value) != 64 or value.strip("0123456789abcdef"):
+            yield _problem(f"{where}/{key}", "bad-value", f"{key} must be a SHA-256 (64 lower-case hex digits)", None)
+
+
+def check_snapshot(
+    data: object, by_id: Mapping[str, Level], *, valid: bool
+) -> tuple[Level | None, list[Problem]]:
+    if data is None:
+        return None, []
+    if not isinstance(data, dict):
+        return None, [_problem("/snapshot", "wrong-type", "a snapshot is a JSON object", None)]
+    if not valid:
+        return None, []
+    level = by_id.get(data.get("level")) if isinstance(data.get("level"), str) else None
+    if level is None:
+        return None, [
+            _problem("/snapshot/level", "unknown-level", f"snapshot of level {data.get('level')!r}, not in this payload", None)
+        ]
+    try:
+        Game.from_snapshot(level, data)
+    except ValidationError as exc:
+        return None, [
+            Problem("/snapshot" + p.pointer, p.code, p.message, SHARE_NAME, level.id) for p in exc.errors
+        ]
+    except Exception as exc:
+        return None, [_checker_failed(exc, "/snapshot", SHARE_NAME, level.id)]
+    return level, []
+
+
+def _problem(pointer: str, code: str, message: str, level: str | None) -> Problem:
+    return Problem(pointer, code, message, SHARE_NAME, level)
