@@ -19,8 +19,17 @@ from PySide6.QtCore import (
     QSize,
     Qt,
 )
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QAbstractItemView, QListView, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QColor, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from editor.pack_document import PackDocument
 from editor.session import Session
@@ -69,8 +78,7 @@ class LevelsModel(QAbstractListModel):
             return None
         level = self._pack.levels[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            title = level.title or level.level_id
-            return title + (f"  ·  {level.level_id}" if level.title else "")
+            return level.title or level.level_id
         if role == Qt.ItemDataRole.EditRole:
             return level.title
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -130,6 +138,39 @@ class LevelsModel(QAbstractListModel):
         self.dataChanged.emit(index, index)
 
 
+class LevelDelegate(QStyledItemDelegate):
+    """Draws "N  Title ... id": the play position, the title, and the id the command line uses."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        level_id = str(index.data(Qt.ItemDataRole.UserRole) or "")
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        rect = opt.rect.adjusted(6, 0, -6, 0)
+        painter.save()
+        muted = QColor(opt.palette.color(text_role))
+        muted.setAlphaF(0.55)
+        painter.setPen(muted)
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), f"{index.row() + 1}")
+        id_width = opt.fontMetrics.horizontalAdvance(level_id) if level_id != index.data() else 0
+        if id_width:
+            painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight), level_id)
+        painter.setPen(opt.palette.color(text_role))
+        title_rect = rect.adjusted(opt.fontMetrics.horizontalAdvance("000") + 4, 0, -(id_width + 10), 0)
+        title = opt.fontMetrics.elidedText(str(index.data() or ""), Qt.TextElideMode.ElideRight, title_rect.width())
+        painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), title)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(hint.width(), max(hint.height(), option.fontMetrics.height() + 10))
+
+
 class LevelListPanel(QWidget):
     """The levels of the pack with a small toolbar; selecting a row opens that level."""
 
@@ -142,6 +183,7 @@ class LevelListPanel(QWidget):
         self.view.setObjectName("levelList")
         self.view.setAccessibleName("levelList")
         self.view.setModel(self.model)
+        self.view.setItemDelegate(LevelDelegate(self.view))
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoGroup
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -242,8 +242,6 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", history, right, shortcut="Alt+4")
-        self.resizeDocks([self.docks["levelList"], self.docks["palette"]], [220, 420], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["levelList"], self.docks["stackInspector"]], [250, 260], Qt.Orientation.Horizontal)
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -327,8 +325,16 @@ class MainWindow(QMainWindow):
         geometry, state = self.settings.window_geometry, self.settings.window_state
         if not geometry.isEmpty():
             self.restoreGeometry(geometry)
-        if not state.isEmpty():
-            self.restoreState(state)
+        self._default_layout_pending = state.isEmpty() or not self.restoreState(state)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._default_layout_pending:  # dock sizes only take once the window has its size
+            self._default_layout_pending = False
+            d = self.docks
+            self.resizeDocks([d["levelList"], d["palette"]], [250, 560], Qt.Orientation.Vertical)
+            self.resizeDocks([d["levelList"], d["stackInspector"]], [260, 270], Qt.Orientation.Horizontal)
+            self.resizeDocks([d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_keep_changes():
