@@ -21,9 +21,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
+import engine
 from editor.canvas import GridCanvas
 from editor.level_document import LevelDocument
-from editor.pack_document import STARTER_NOUNS
+from editor.pack_document import STARTER_NOUNS, PackDocument
 from editor.pieces import OBJECT, WORD, Piece, Pos
 from editor.session import Session
 from editor.theme import LIGHT
@@ -109,6 +110,14 @@ def main() -> int:
     report("brush stroke of 50 cells (edit + repaint)", samples)
     canvas.set_cell_size(32, QPoint(0, 0))
     report("full repaint at 32 px (visible part), warm", timed(canvas.repaint))
+
+    pack = {
+        "format": "rulegrid-pack", "version": 1, "id": "bench", "title": "Bench",
+        "nouns": {n: {"color": c} for n, c in STARTER_NOUNS.items()},
+        "levels": [big_level().to_data()],
+    }
+    report("open: validate the pack + build the document", timed(
+        lambda: PackDocument.from_pack(engine.load_pack(pack)), 3))
     canvas.close()
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 
 import engine
@@ -198,3 +199,26 @@ def test_the_history_view_follows_the_current_level(make_window) -> None:
     assert not window.actions_by_id["actionUndo"].isEnabled()
     trigger(window, "actionPreviousLevel")
     assert window.actions_by_id["actionUndo"].text().replace("&", "") == "Undo Brush"
+
+
+def test_tool_keys_switch_tools(make_window, qtbot) -> None:
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.canvas.setFocus()
+    for key, tool_action in ((Qt.Key.Key_E, "actionToolEraser"), (Qt.Key.Key_R, "actionToolRectangle"),
+                             (Qt.Key.Key_S, "actionToolSelect"), (Qt.Key.Key_B, "actionToolBrush")):
+        QTest.keyClick(window.canvas, key)
+        assert window.actions_by_id[tool_action].isChecked()
+        assert window.canvas.tool.action_id == tool_action
+
+
+def test_recent_packs_reopen_from_the_file_menu(make_window, dialogs, tmp_path) -> None:
+    window = make_window()
+    dialogs.save_path = tmp_path / "again.json"
+    trigger(window, "actionSave")
+    trigger(window, "actionNewPack")
+    window.recent_menu.aboutToShow.emit()
+    [entry] = [a for a in window.recent_menu.actions() if a.text() == "again.json"]
+    entry.trigger()
+    assert window.pack.path == tmp_path / "again.json"
