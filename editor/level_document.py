@@ -10,6 +10,7 @@ grows, so an id never changes while the level is open and is never reused.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -127,7 +128,7 @@ class LevelDocument(QObject):
             for pos in sorted(self._cells, key=lambda q: (q.y, q.x))
             for pc in self._cells[pos]
         ]
-        data.update(self._extra)
+        data.update(copy.deepcopy(self._extra))  # callers may mutate what they get
         return data
 
     @property

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView
+
+from editor.forms import LevelPropertiesDialog, NounDialog
+from editor.level_document import Anchor, LevelProperties
+from editor.pack_document import NounSpec, PackProperties
+from editor.pieces import OBJECT, WORD, Pos, Stamp
+from tests.editor.window_driver import click, drag, tokens, trigger, use
+
+
+def test_level_properties_form_refuses_a_taken_or_malformed_id(qtbot) -> None:
+    dialog = LevelPropertiesDialog(LevelProperties("a", "A", "", 5, 5), {"a", "b"})
+    qtbot.addWidget(dialog)
+    dialog.level_id.setText("b")
+    assert "already" in dialog.problem()
+    dialog.level_id.setText("-bad")
+    assert dialog.problem()
+    dialog.level_id.setText("a")  # its own id is fine
+    dialog.width_box.setValue(9)
+    dialog.anchors.button(8).setChecked(True)
+    assert dialog.problem() == ""
+    assert dialog.result_properties() == LevelProperties("a", "A", "", 9, 5)
+    assert dialog.anchor() == Anchor(2, 2)
+
+
+def test_noun_form_wants_a_new_upper_case_noun(qtbot) -> None:
+    dialog = NounDialog({"BABA"})
+    qtbot.addWidget(dialog)
+    for name, ok in (("BABA", False), ("IS", False), ("YOU", False), ("1KEY", False), ("KEY", True)):
+        dialog.name.setText(name)
+        assert (dialog.problem() == "") is ok, name
+    dialog.set_color(QColor("#123456"))
+    assert dialog.result_noun() == ("KEY", NounSpec("#123456", ""))
+
+
+def test_pack_properties_are_an_undoable_pack_edit(make_window, dialogs) -> None:
+    window = make_window()
+    dialogs.pack_properties = PackProperties("mine", "My pack", "Ann", "")
+    trigger(window, "actionPackProperties")
+    assert window.pack.properties.title == "My pack"
+    assert "My pack" in window.windowTitle()
+    trigger(window, "actionUndoPack")
+    assert window.pack.properties.title == "Untitled pack"
+
+
+def test_rename_level_starts_editing_the_row(make_window) -> None:
+    window = make_window()
+    trigger(window, "actionRenameLevel")
+    assert window.level_list.view.state() == QAbstractItemView.State.EditingState
+
+
+def test_copy_and_paste_through_the_clipboard_between_levels(make_window) -> None:
+    window = make_window()
+    use(window, "actionToolBrush", Stamp(OBJECT, "BABA"))
+    click(window, Pos(0, 0))
+    use(window, "actionToolBrush", Stamp(WORD, "YOU"))
+    click(window, Pos(0, 0))
+    trigger(window, "actionSelectAll")
+    trigger(window, "actionCopy")
+    trigger(window, "actionAddLevel")
+    trigger(window, "actionPaste")
+    assert window.canvas.tool is window.select_tool
+    click(window, Pos(3, 2))  # the floating region's top-left lands here
+    assert tokens(window, Pos(3, 2)) == ["BABA", "YOU"]
+    assert window.select_tool.selection == QRect(3, 2, 12, 9).intersected(QRect(0, 0, 12, 9))
+    trigger(window, "actionCut")
+    assert tokens(window, Pos(3, 2)) == []
+    trigger(window, "actionUndo")
+    assert tokens(window, Pos(3, 2)) == ["BABA", "YOU"]
+
+
+def test_delete_clears_the_selection(make_window) -> None:
+    window = make_window()
+    use(window, "actionToolRectangle", Stamp(OBJECT, "WALL"))
+    drag(window, [Pos(0, 0), Pos(4, 4)])
+    use(window, "actionToolSelect")
+    drag(window, [Pos(1, 1), Pos(2, 2)])
+    trigger(window, "actionDelete")
+    assert len(window.level.cells()) == 25 - 4
+    assert window.actions_by_id["actionDelete"].shortcut().toString() == "Del"
