@@ -46,9 +46,9 @@ MAX_JSON_BYTES = 64 * 2**20
 #: Deepest nesting of JSON objects/arrays. A real payload nests about 9 deep.
 MAX_DEPTH = 32
 #: Most ``{`` plus ``[`` bytes in the JSON text (brackets inside strings count too).
-MAX_CONTAINERS = 300_000
+MAX_CONTAINERS = 150_000
 #: Most ``,`` plus ``:`` bytes in the JSON text; bounds the number of parsed values.
-MAX_ITEMS = 2_500_000
+MAX_ITEMS = 1_500_000
 
 #: Name used as the ``pack`` of problems that concern the payload itself.
 SHARE_NAME = "<share>"

@@ -18,13 +18,13 @@ from engine.share_codec import ShareError
 #: Most levels in one payload.
 MAX_LEVELS = 1_000
 #: Most entities over all levels of one payload.
-MAX_ENTITIES = 100_000
+MAX_ENTITIES = 60_000
 #: Most replay records in one payload.
 MAX_REPLAYS = 1_000
 #: Most replay work: the sum over records of (moves + 1) x the level's entities.
 MAX_REPLAY_WORK = 1_000_000
 #: Most positions plus entity records in a snapshot (current and history).
-MAX_SNAPSHOT_RECORDS = 100_000
+MAX_SNAPSHOT_RECORDS = 60_000
 
 TOP_KEYS = frozenset({"format", "version", "sha256", "pack", "level", "nouns", "replays", "snapshot"})
 

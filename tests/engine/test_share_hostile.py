@@ -308,7 +308,7 @@ def test_deep_nesting_is_refused_before_parsing(monkeypatch: pytest.MonkeyPatch)
     def never(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("json.loads must not see this document")
 
-    deep = b"[" * 200_000 + b"]" * 200_000
+    deep = b"[" * 100_000 + b"]" * 100_000
     text = armour_bytes(deep)
     monkeypatch.setattr(share_codec.json, "loads", never)
     assert code_of(text) == "too-deep"
