@@ -69,7 +69,8 @@ class _StrokeTool(Tool):
         if self._erasing:
             changed = level.remove_top(fresh, whole_stack=self._whole, continues_stroke=self._recorded)
         elif self.session.stamp is not None:
-            changed = level.add_on_top(fresh, self.session.stamp, continues_stroke=self._recorded)
+            stamp = self.session.stamp
+            changed = level.add_on_top(fresh, stamp, text=f"Brush {stamp.label()}", continues_stroke=self._recorded)
         else:
             self.session.message.emit("Pick something in the palette to paint with")
             changed = False
@@ -120,7 +121,7 @@ class RectangleTool(Tool):
         if rect.isEmpty():
             return
         cells = list(rect_cells(rect, outline=bool(mods & SHIFT)))
-        level.add_on_top(cells, self.session.stamp, text="Rectangle")
+        level.add_on_top(cells, self.session.stamp, text=f"Rectangle {self.session.stamp.label()}")
         self.session.inspect(pos if level.contains(pos) else None)
 
     def cancel(self) -> None:
@@ -147,5 +148,6 @@ class FillTool(Tool):
         if self.session.stamp is None:
             self.session.message.emit("Pick something in the palette to paint with")
             return
-        level.add_on_top(flood_region(level, pos), self.session.stamp, text="Fill")
+        stamp = self.session.stamp
+        level.add_on_top(flood_region(level, pos), stamp, text=f"Fill {stamp.label()}")
         self.session.inspect(pos)

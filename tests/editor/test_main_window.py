@@ -59,7 +59,7 @@ def test_author_paints_stacks_with_every_tool_undoes_saves_and_reopens(make_wind
     assert tokens(window, Pos(7, 6)) == []
     stack = window.undo_group.activeStack()
     assert [stack.text(i) for i in range(stack.count())] == [
-        "Brush", "Brush", "Rectangle", "Rectangle", "Fill", "Erase", "Move Region"]
+        "Brush baba", "Brush YOU", "Rectangle rock", "Rectangle rock", "Fill flag", "Erase", "Move Region"]
     assert window.isWindowModified()
 
     final = level.to_data()
@@ -198,7 +198,7 @@ def test_the_history_view_follows_the_current_level(make_window) -> None:
     assert window.undo_group.activeStack() is window.level.undo_stack
     assert not window.actions_by_id["actionUndo"].isEnabled()
     trigger(window, "actionPreviousLevel")
-    assert window.actions_by_id["actionUndo"].text().replace("&", "") == "Undo Brush"
+    assert window.actions_by_id["actionUndo"].text().replace("&", "") == "Undo Brush baba"
 
 
 def test_tool_keys_switch_tools(make_window, qtbot) -> None:
