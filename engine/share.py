@@ -120,10 +120,11 @@ def encode(
     level = None
     if snapshot is not None:
         data = snapshot.snapshot() if isinstance(snapshot, Game) else dict(snapshot)
-        level = by_id.get(data.get("level")) if isinstance(data.get("level"), str) else None
+        level_id = data.get("level")
+        level = by_id.get(level_id) if isinstance(level_id, str) else None
         if level is None:
             raise ShareError.at(
-                "unknown-level", f"the snapshot is of level {data.get('level')!r}, not in this payload", "/snapshot/level"
+                "unknown-level", f"the snapshot is of level {level_id!r}, not in this payload", "/snapshot/level"
             )
         content["snapshot"] = data
     check_limits(content)  # before any replay runs or snapshot is restored: both cost time

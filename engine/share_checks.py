@@ -85,8 +85,8 @@ def pack_name(doc: object) -> str:
 def validate_pack(doc: object, name: str | None = None) -> tuple[Pack | None, list[Problem]]:
     """``pack_problems`` (named like ``load_pack`` names a document), never raising.
 
-    The checked-in schema does not constrain every noun key the model does (a
-    lower-case noun key passes the schema and fails the model), and a payload must
+    Should the schema ever let through something the model refuses (it once did for
+    lower-case noun keys), the model's complaint is kept, located; a payload must
     never escape as a bare pydantic error.
     """
     if name is None:
@@ -242,10 +242,11 @@ def check_snapshot(
         return None, [_problem("/snapshot", "wrong-type", "a snapshot is a JSON object", None)]
     if not valid:
         return None, []
-    level = by_id.get(data.get("level")) if isinstance(data.get("level"), str) else None
+    level_id = data.get("level")
+    level = by_id.get(level_id) if isinstance(level_id, str) else None
     if level is None:
         return None, [
-            _problem("/snapshot/level", "unknown-level", f"snapshot of level {data.get('level')!r}, not in this payload", None)
+            _problem("/snapshot/level", "unknown-level", f"snapshot of level {level_id!r}, not in this payload", None)
         ]
     try:
         Game.from_snapshot(level, data)

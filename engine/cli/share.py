@@ -84,7 +84,6 @@ def run_import(args: argparse.Namespace) -> int:
         path = preview.install_path(folder, replace=args.replace)
         print(f"valid; would install to {path} — run again with --yes to install")
         return 0
-    path = preview.install(folder, confirm=True, replace=args.replace)
-    print(f"installed {path}")
+    print(f"installed {preview.install(folder, confirm=True, replace=args.replace)}")
     return 0
 

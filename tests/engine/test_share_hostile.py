@@ -252,8 +252,8 @@ def test_control_characters_in_titles_are_shown_escaped() -> None:
 
 
 def test_inputs_that_trip_the_engine_validators_are_refused_not_raised() -> None:
-    """Three inputs on which engine validators raise something other than a
-    ValidationError (reported to the lead); a payload carrying them is refused."""
+    """Inputs that made engine validators raise something other than a
+    ValidationError (found by the fuzz tests); a payload carrying them is refused."""
     pack = demo_pack()
     pack["levels"][0]["entities"][0]["kind"] = []  # unhashable discriminator
     level = clock_level()
