@@ -597,10 +597,11 @@ def test_cli_import_invalid_content_lists_problems(tmp_path: Path, capsys: pytes
 def test_cli_export_errors_are_located(tmp_path: Path, pack_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["share", "export", str(tmp_path / "missing.json")]) == 1
     assert main(["share", "export", str(pack_file), "--level", "nope"]) == 1
-    err = capsys.readouterr().err
-    assert "cannot read" in err
-    assert "no level 'nope'" in err
-    assert "Traceback" not in err
+    missing, unknown = capsys.readouterr().err.splitlines()  # one located line each, no traceback
+    assert missing.startswith("missing")
+    assert "missing.json" in missing
+    assert unknown.startswith("demo/levels")
+    assert "'nope'" in unknown
 
 
 class _Stdin:
