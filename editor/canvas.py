@@ -293,7 +293,7 @@ class GridCanvas(QWidget):
             self._tool.hover(None)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = event.key()
+        key = Qt.Key(event.key())
         if key == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_down = True
             self.setCursor(Qt.CursorShape.OpenHandCursor)

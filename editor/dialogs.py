@@ -58,7 +58,9 @@ class QtDialogs:
             parent, "Unsaved changes", f"Save the changes to {pack_name} before closing it?",
             buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save,
         )
-        return {buttons.Save: "save", buttons.Discard: "discard"}.get(answer, "cancel")  # type: ignore[return-value]
+        if answer == buttons.Save:
+            return "save"
+        return "discard" if answer == buttons.Discard else "cancel"
 
     def choose_pack_to_open(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
         if folder:

@@ -7,6 +7,7 @@ inserted, removed and moved in answer to the document's about-to/done signals.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.level_document import LevelDocument
 from editor.pack_document import PackDocument
 from editor.session import Session
 
@@ -115,7 +117,7 @@ class LevelsModel(QAbstractListModel):
     def mimeTypes(self) -> list[str]:
         return [ROW_MIME]
 
-    def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
         mime = QMimeData()
         if indexes:
             mime.setData(ROW_MIME, QByteArray(str(indexes[0].row()).encode()))
@@ -141,7 +143,7 @@ class LevelsModel(QAbstractListModel):
 class LevelDelegate(QStyledItemDelegate):
     """Draws "N  Title ... id": the play position, the title, and the id the command line uses."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         level_id = str(index.data(Qt.ItemDataRole.UserRole) or "")
@@ -166,7 +168,7 @@ class LevelDelegate(QStyledItemDelegate):
         painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), title)
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         hint = super().sizeHint(option, index)
         return QSize(hint.width(), max(hint.height(), option.fontMetrics.height() + 10))
 
@@ -217,11 +219,11 @@ class LevelListPanel(QWidget):
         self.model.set_pack(pack)
         self._on_session_level_changed(self._session.level)
 
-    def _on_session_level_changed(self, level: object) -> None:
+    def _on_session_level_changed(self, level: LevelDocument | None) -> None:
         pack = self._session.pack
         if pack is None or level is None or level not in pack.levels:
             return
-        row = pack.levels.index(level)  # type: ignore[arg-type]
+        row = pack.index_of(level)
         if self.view.currentIndex().row() != row:
             self.view.setCurrentIndex(self.model.index(row))
 

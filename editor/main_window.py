@@ -268,9 +268,13 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _on_session_level_changed(self, level: LevelDocument | None) -> None:
-        if level is not None and level.undo_stack not in self.undo_group.stacks():
-            self.undo_group.addStack(level.undo_stack)
-        self.undo_group.setActiveStack(level.undo_stack if level is not None else None)
+        if level is None:  # no level (all deleted): undo must not reach a removed level's stack
+            for stack in self.undo_group.stacks():
+                self.undo_group.removeStack(stack)
+        else:
+            if level.undo_stack not in self.undo_group.stacks():
+                self.undo_group.addStack(level.undo_stack)
+            self.undo_group.setActiveStack(level.undo_stack)
         self._update_title()
 
     def _on_canvas_hovered(self, pos: Pos | None) -> None:

@@ -150,9 +150,13 @@ class PaletteWidget(QWidget):
         needle = text.strip().upper()
         for index in range(self.tree.topLevelItemCount()):
             header = self.tree.topLevelItem(index)
+            if header is None:
+                continue
             shown = 0
             for row in range(header.childCount()):
                 item = header.child(row)
+                if item is None:
+                    continue
                 # Entries match anywhere; a section matches by its name's start ("prop" shows Properties).
                 match = not needle or needle in item.text(0).upper() or header.text(0).upper().startswith(needle)
                 item.setHidden(not match)

@@ -82,5 +82,6 @@ class ProblemsDialog(QDialog):
         out = []
         for i in range(self.table.topLevelItemCount()):
             item = self.table.topLevelItem(i)
+            assert item is not None
             out.append((item.text(0), item.text(1), item.text(2), item.text(3)))
         return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 
 from editor.pieces import Pos
+from editor.session import Session
 from editor.tools.base import (
     Mods,
     Overlay,
@@ -27,8 +28,8 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 class _StrokeTool(Tool):
     """Shared stroke logic: visit cells along the pointer's path, once each."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
         self._active = False
         self._recorded = False
         self._erasing = False
@@ -95,8 +96,8 @@ class RectangleTool(Tool):
     name, action_id, shortcut, icon_name = "Rectangle", "actionToolRectangle", "R", "rectangle"
     tip = "Drag a rectangle to add the entity on every cell; Shift draws only the outline"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
         self._anchor: Pos | None = None
         self._rect: QRect | None = None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor.pieces import Pos
+from editor.session import Session
 from editor.tools.base import Mods, Tool
 
 
@@ -16,8 +17,8 @@ class PickerTool(Tool):
     name, action_id, shortcut, icon_name = "Picker", "actionToolPicker", "I", "picker"
     tip = "Pick the entity under the pointer; click again to cycle down the stack (Alt-click with any tool)"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
         self._cell: Pos | None = None
         self._depth = 0
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import QRect, Qt
 
 from editor.clipboard import Region
 from editor.pieces import Pos, Stamp, signature
+from editor.session import Session
 from editor.tools.base import Mods, Overlay, Tool, clip_to_level, rect_between, rect_cells
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -21,8 +22,8 @@ class SelectTool(Tool):
     name, action_id, shortcut, icon_name = "Select", "actionToolSelect", "S", "select"
     tip = "Select a region; drag it to move (Ctrl: copy); Ctrl+C / Ctrl+X / Ctrl+V"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
         self._selection: QRect | None = None
         self._mode: str | None = None  # "select" or "move" while the button is down
         self._anchor = Pos(0, 0)

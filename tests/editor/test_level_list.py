@@ -96,3 +96,16 @@ def test_previous_and_next_level(make_window) -> None:
     assert window.level is window.pack.levels[0]
     trigger(window, "actionNextLevel")
     assert window.level is window.pack.levels[1]
+
+
+def test_deleting_every_level_leaves_nothing_to_undo_on_the_board(make_window) -> None:
+    window = make_window()
+    use(window, "actionToolBrush", Stamp(OBJECT, "BABA"))
+    click(window, Pos(1, 1))
+    trigger(window, "actionDeleteLevel")
+    assert window.level is None
+    assert not window.actions_by_id["actionUndo"].isEnabled()
+    click(window, Pos(1, 1))  # painting with no level does nothing
+    trigger(window, "actionUndoPack")
+    assert tokens(window, Pos(1, 1)) == ["BABA"]
+    assert window.actions_by_id["actionUndo"].isEnabled()
