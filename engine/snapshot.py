@@ -177,7 +177,7 @@ def _pieces(ctx: LevelContext, items: object, base: str, problems: list[Problem]
         if kind == "word" and name != expected[1]:
             problems.append(Problem(where + "/text", "bad-value", f"word {i} reads {expected[1]!r}"))
             continue
-        if kind == "object" and name not in ctx.nouns:
+        if kind == "object" and (not isinstance(name, str) or name not in ctx.nouns):
             problems.append(Problem(where + "/noun", "unknown-noun", f"{name!r} is not a noun of this level"))
             continue
         if type(x) is not int or type(y) is not int or not ctx.in_bounds(x, y):

@@ -154,3 +154,13 @@ def test_play_reports_a_broken_pack_file_without_a_traceback(
     assert "broken: not valid JSON" in err
     assert main(["play", str(tmp_path / "missing.json"), "first", "R"]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("noun", [[1], {"a": 1}, None, 7])
+def test_from_snapshot_rejects_a_noun_that_is_not_text(noun: Any) -> None:
+    level = load_level(LEVEL)
+    snapshot = Game(level).snapshot()
+    snapshot["current"]["entities"][0]["noun"] = noun
+    with pytest.raises(ValidationError) as caught:
+        Game.from_snapshot(level, snapshot)
+    assert [(p.pointer, p.code) for p in caught.value.errors] == [("/current/entities/0/noun", "unknown-noun")]
