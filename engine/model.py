@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 from pydantic.json_schema import SkipJsonSchema
 
 from engine.tokens import TOKEN_MAX_LENGTH, TOKEN_PATTERN
@@ -25,6 +25,8 @@ MAX_LEVELS = 10_000
 MAX_PATTERN_STEPS = 256
 MAX_AUTOMATA = 64
 MAX_SOLUTION_LENGTH = 100_000
+MAX_MECHANICS = 8
+MAX_ENTITY_ID = 2**31 - 1
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
@@ -46,8 +48,25 @@ CueName = Annotated[
     StringConstraints(pattern=NAME_PATTERN, min_length=1, max_length=32),
     Field(description="A short plain name in lower case (letters, digits, '_', '-')."),
 ]
-Coordinate = Annotated[int, Field(ge=0, lt=MAX_GRID_SIZE)]
-Delta = Annotated[int, Field(ge=-1, le=1)]
+
+
+def _whole_number(value: object) -> object:
+    """Store ``1.0`` as ``1``: JSON Schema's ``integer`` accepts it, so the models must too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# Constraints go before the validator: pydantic then writes them as JSON Schema keywords.
+Integer = Annotated[int, BeforeValidator(_whole_number)]
+Coordinate = Annotated[int, Field(ge=0, lt=MAX_GRID_SIZE), BeforeValidator(_whole_number)]
+Delta = Annotated[int, Field(ge=-1, le=1), BeforeValidator(_whole_number)]
+EntityId = Annotated[
+    int,
+    Field(ge=1, le=MAX_ENTITY_ID, description="Unique within the level; stays with the object for ever."),
+    BeforeValidator(_whole_number),
+]
+Version = Annotated[Literal[1], BeforeValidator(_whole_number)]
 
 
 class _Model(BaseModel):
@@ -63,7 +82,7 @@ class ObjectEntity(_Model):
     """A thing on the board; its noun decides which rules apply to it."""
 
     model_config = ConfigDict(title="Object")
-    id: int = Field(ge=1, description="Unique within the level; stays with the object for ever.")
+    id: EntityId
     kind: Literal["object"]
     noun: Token
     x: Coordinate = Field(description="Column, 0 at the left.")
@@ -74,7 +93,7 @@ class WordEntity(_Model):
     """A word tile; words are always PUSH and form the level's rules."""
 
     model_config = ConfigDict(title="Word")
-    id: int = Field(ge=1, description="Unique within the level.")
+    id: EntityId
     kind: Literal["word"]
     text: Token
     x: Coordinate = Field(description="Column, 0 at the left.")
@@ -117,7 +136,9 @@ class Automaton(_Model):
     )
     property: Token = Field(description="The property word that activates it, e.g. TICK.")
     pattern: list[Step] = Field(min_length=1, max_length=MAX_PATTERN_STEPS)
-    phase: int = Field(default=0, ge=0, description="Index of the step used by the next beat.")
+    phase: Integer = Field(
+        default=0, ge=0, lt=MAX_PATTERN_STEPS, description="Index of the step used by the next beat."
+    )
 
 
 class FrailMechanic(_Model):
@@ -126,7 +147,7 @@ class FrailMechanic(_Model):
     model_config = ConfigDict(title="Frail mechanic")
     id: Literal["frail"]
     type: Literal["frail"]
-    version: Literal[1]
+    version: Version
     state: Literal["derived"]
     leaves: dict[Token, Token] = Field(
         description="Noun left behind by a crumbling noun; an unmapped noun is removed.",
@@ -142,11 +163,11 @@ class Level(_Model):
     id: Identifier
     title: str | SkipJsonSchema[None] = Field(default=None, max_length=200)
     author: str | SkipJsonSchema[None] = Field(default=None, max_length=200)
-    width: int = Field(ge=1, le=MAX_GRID_SIZE)
-    height: int = Field(ge=1, le=MAX_GRID_SIZE)
+    width: Integer = Field(ge=1, le=MAX_GRID_SIZE, description="Columns, at most 128.")
+    height: Integer = Field(ge=1, le=MAX_GRID_SIZE, description="Rows, at most 128.")
     entities: list[Entity] = Field(max_length=MAX_ENTITIES)
     automata: list[Automaton] = Field(default_factory=list, max_length=MAX_AUTOMATA)
-    mechanics: list[Mechanic] = Field(default_factory=list)
+    mechanics: list[Mechanic] = Field(default_factory=list, max_length=MAX_MECHANICS)
     solution: Annotated[
         str, StringConstraints(pattern=MOVES_PATTERN, max_length=MAX_SOLUTION_LENGTH)
     ] | SkipJsonSchema[None] = Field(
@@ -181,7 +202,7 @@ class Pack(_Model):
     """A level pack: its noun vocabulary and its levels, in play order."""
 
     format: Literal["rulegrid-pack"]
-    version: Literal[1]
+    version: Version
     id: Identifier
     title: str = Field(max_length=200)
     author: str | SkipJsonSchema[None] = Field(default=None, max_length=200)

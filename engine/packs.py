@@ -4,16 +4,18 @@ A pack is a ``.json`` file, a folder holding ``pack.json``, a folder holding a
 trusted ``pack.py`` whose ``build()`` returns the pack document, or an in-memory
 dict. Whatever the source, the document goes through the same whole-pack
 validation (:func:`engine.validate.pack_problems`) and a :class:`Pack` is returned
-only when every level is valid. Nothing is cached or registered before that.
+only when every level is valid. Nothing is cached, registered or written before
+that, or after a failure.
 
 ``pack.py`` runs only when the caller passes ``trust=True`` for a folder on the
-author's own disk; without trust it is refused and never imported.
+author's own disk; without trust it is refused and never imported, even when the
+folder also holds a ``pack.json`` (the module is what the author maintains). It is
+compiled from its text rather than imported, so no ``__pycache__`` is written into
+the pack folder and nothing lands in ``sys.modules``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,7 +23,7 @@ from typing import Any
 
 from engine.errors import ValidationError
 from engine.model import Pack
-from engine.validate import pack_problems, parse_json_text
+from engine.validate import document_id, pack_problems, parse_json_text
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"
@@ -53,6 +55,7 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) ->
 def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
     """The raw document of a pack file or folder, and a name for its errors."""
     name = path.stem if path.suffix == ".json" else path.name
+    name = name or str(path)
     if path.is_dir():
         module = path / PACK_MODULE
         if module.is_file():
@@ -61,44 +64,52 @@ def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
                     "",
                     "untrusted-module",
                     f"{module} builds this pack with Python code; it runs only for a "
-                    "folder you trust (trust=True, or 'Trust this folder' in the editor)",
+                    "folder you trust (trust=True, --trust, or 'Trust this folder' in the editor)",
                     pack=name,
                 )
             return _run_module(module, name), name
-        path = path / PACK_FILE
-    try:
-        if path.stat().st_size > MAX_PACK_BYTES:
+        if not (path / PACK_FILE).is_file():
             raise ValidationError.single(
-                "", "bad-size", f"{path} is larger than {MAX_PACK_BYTES // 2**20} MiB", pack=name
+                "", "unreadable", f"cannot read {path}: a folder without a {PACK_FILE} (or a {PACK_MODULE})", pack=name
             )
-        raw = path.read_bytes()
+        path = path / PACK_FILE
+    return parse_json_text(_read_bytes(path, name), source=name), name
+
+
+def _read_bytes(path: Path, name: str) -> bytes:
+    try:
+        if not path.exists():
+            raise ValidationError.single("", "unreadable", f"cannot read {path}: it does not exist", pack=name)
+        if not path.is_file():
+            raise ValidationError.single("", "unreadable", f"cannot read {path}: not a regular file", pack=name)
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_PACK_BYTES + 1)
     except OSError as exc:
         raise ValidationError.single("", "unreadable", f"cannot read {path}: {exc.strerror or exc}", pack=name) from None
-    return parse_json_text(raw, source=name), name
+    if len(raw) > MAX_PACK_BYTES:
+        raise ValidationError.single(
+            "", "bad-size", f"{path} is larger than {MAX_PACK_BYTES // 2**20} MiB", pack=name
+        )
+    return raw
 
 
 def _run_module(module: Path, name: str) -> Any:
-    unique = f"_rulegrid_pack_{abs(hash(str(module.resolve())))}"
-    spec = importlib.util.spec_from_file_location(unique, module)
-    if spec is None or spec.loader is None:
-        raise ValidationError.single("", "module-error", f"cannot load {module}", pack=name)
-    mod = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(mod)
-        build = getattr(mod, "build", None)
+        source = module.read_bytes()
+    except OSError as exc:
+        raise ValidationError.single("", "unreadable", f"cannot read {module}: {exc.strerror or exc}", pack=name) from None
+    filename = str(module)
+    namespace: dict[str, Any] = {"__name__": f"rulegrid_pack_{name}", "__file__": filename}
+    try:
+        exec(compile(source, filename, "exec"), namespace)
+        build = namespace.get("build")
         if not callable(build):
-            raise ValidationError.single("", "module-error", f"{module} has no build() function", pack=name)
+            raise ValidationError.single("", "module-error", f"{module.name} has no build() function", pack=name)
         result = build()
     except ValidationError:
         raise
-    except Exception as exc:  # the author's code failed: report it, located at the module
-        last = traceback.extract_tb(exc.__traceback__)[-1:]
-        where = f" (line {last[0].lineno})" if last else ""
-        raise ValidationError.single(
-            "", "module-error", f"{module.name}{where} raised {type(exc).__name__}: {exc}", pack=name
-        ) from None
-    finally:
-        sys.modules.pop(unique, None)
+    except (Exception, SystemExit) as exc:  # the author's code failed: report it, no traceback
+        raise ValidationError.single("", "module-error", _failure(exc, module), pack=name) from None
     if not isinstance(result, dict):
         raise ValidationError.single(
             "", "module-error", f"{module.name}: build() must return a dict, not {type(result).__name__}", pack=name
@@ -106,9 +117,15 @@ def _run_module(module: Path, name: str) -> Any:
     return result
 
 
+def _failure(exc: BaseException, module: Path) -> str:
+    """``pack.py (line 7) raised KeyError: 'x'``: the author's line, not the engine's."""
+    if isinstance(exc, SyntaxError) and exc.filename == str(module):
+        return f"{module.name} (line {exc.lineno}) has a syntax error: {exc.msg}"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(module)]
+    where = f" (line {frames[-1].lineno})" if frames else ""
+    return f"{module.name}{where} raised {type(exc).__name__}: {exc}"
+
+
 def _name_of(doc: Any, fallback: str) -> str:
-    if isinstance(doc, dict):
-        value = doc.get("id")
-        if isinstance(value, str) and 0 < len(value) <= 64:
-            return value
-    return fallback
+    """Problems name a pack by its id when it is well formed, else by its file."""
+    return document_id(doc) or fallback

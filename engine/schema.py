@@ -1,12 +1,18 @@
-"""The JSON Schemas of packs and levels: generation, loading and readable errors.
+"""The JSON Schemas of packs and levels: generation, checking and readable errors.
 
 ``schemas/pack.schema.json`` and ``schemas/level.schema.json`` are generated from the
 pydantic models (:func:`pack_json_schema`, :func:`level_json_schema`) by
-``rulegrid schema --write`` and checked in so other tools can validate packs. The
-engine validates with the checked-in files; a test fails when they drift from the
-models. jsonschema's raw messages are turned into located :class:`Problem`s with
-stable codes, and a failed ``oneOf`` over a discriminated union (entity ``kind``,
-step ``action``) reports the errors of the branch the document asked for.
+``rulegrid schema --write`` and checked in so other tools can validate packs; a test
+fails when they drift from the models. The engine validates with the checked-in
+files only.
+
+Checking a document takes two steps. The checked-in schema, compiled by
+:mod:`engine.schema_check`, first answers whether the document is valid; that is
+the whole cost for a valid pack. Only when it is not does ``jsonschema`` run, on
+just the parts that failed (the pack without its levels, then each failing level),
+and every error it yields becomes a located :class:`Problem` with a stable code.
+A failed ``oneOf`` over a discriminated union (entity ``kind``, step ``action``)
+reports the errors of the branch the document asked for.
 """
 
 from __future__ import annotations
@@ -23,7 +29,16 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
 from engine.errors import Problem, pointer
-from engine.model import Level, Pack
+from engine.model import COLOR_PATTERN, ID_PATTERN, MOVES_PATTERN, NAME_PATTERN, Level, Pack
+from engine.schema_check import (
+    Check,
+    CompiledSchema,
+    UnsupportedSchemaError,
+    compile_schema,
+    describe,
+    json_value_problems,
+)
+from engine.tokens import TOKEN_PATTERN
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 SCHEMA_BASE_URI = "https://rulegrid.dev/schemas/"
@@ -34,6 +49,18 @@ class _Generator(GenerateJsonSchema):
     def generate(self, schema: Any, mode: Any = "validation") -> JsonSchemaValue:
         result = super().generate(schema, mode=mode)
         return {"$schema": "https://json-schema.org/draft/2020-12/schema", **result}
+
+    def dict_schema(self, schema: Any) -> JsonSchemaValue:
+        # pydantic writes a dict with constrained keys as patternProperties, which lets a
+        # key that misses the pattern through unchecked; say what the model enforces.
+        result = super().dict_schema(schema)
+        patterns = result.get("patternProperties")
+        if isinstance(patterns, dict) and len(patterns) == 1:
+            [(key_pattern, value_schema)] = patterns.items()
+            del result["patternProperties"]
+            result["propertyNames"] = {**result.get("propertyNames", {}), "pattern": key_pattern}
+            result["additionalProperties"] = value_schema
+        return result
 
 
 def _schema(model: type[BaseModel], name: str, description: str) -> dict[str, Any]:
@@ -84,13 +111,70 @@ def write_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
     return written
 
 
+def stale_schemas(folder: Path = SCHEMA_DIR) -> list[str]:
+    """The names of the checked-in schemas that differ from the models (or are missing)."""
+    stale = []
+    for name, generate in GENERATORS.items():
+        try:
+            on_disk = json.loads((folder / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            on_disk = None
+        if on_disk != generate():
+            stale.append(name)
+    return stale
+
+
+@cache
+def checked_in(name: str) -> dict[str, Any]:
+    """The checked-in schema ``name`` (``"pack"`` or ``"level"``), checked once."""
+    schema: dict[str, Any] = json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return schema
+
+
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """The validator of the checked-in schema ``name`` (``"pack"`` or ``"level"``)."""
-    path = SCHEMA_DIR / SCHEMA_FILES[name]
-    schema = json.loads(path.read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    """The jsonschema validator of the checked-in schema ``name``."""
+    return Draft202012Validator(checked_in(name))
+
+
+@cache
+def _compiled(name: str) -> CompiledSchema | None:
+    try:
+        return compile_schema(checked_in(name))
+    except UnsupportedSchemaError:
+        return None  # jsonschema alone then: slower, never different
+
+
+@cache
+def _pack_shell_validator() -> Draft202012Validator:
+    """The pack schema without its per-level items: every other pack-level assertion."""
+    root = checked_in("pack")
+    levels = {k: v for k, v in root["properties"]["levels"].items() if k != "items"}
+    return Draft202012Validator({**root, "properties": {**root["properties"], "levels": levels}})
+
+
+@cache
+def _pack_level_validator() -> Draft202012Validator:
+    """``levels.items`` of the pack schema, to explain one failing level at a time."""
+    root = checked_in("pack")
+    items = root["properties"]["levels"]["items"]
+    return Draft202012Validator({"$schema": root["$schema"], "$defs": root["$defs"], **items})
+
+
+def _passes(check: Check, data: object) -> bool:
+    try:
+        return check(data)
+    except Exception:  # an exotic value the compiled check cannot compare: ask jsonschema
+        return False
+
+
+def is_valid(name: str, data: object) -> bool:
+    """Whether ``data`` satisfies the checked-in schema ``name``."""
+    compiled = _compiled(name)
+    if compiled is not None:
+        return _passes(compiled.check, data)
+    return not schema_problems(name, data)
 
 
 def schema_problems(name: str, data: object) -> list[Problem]:
@@ -99,17 +183,41 @@ def schema_problems(name: str, data: object) -> list[Problem]:
     A mechanic of an unknown ``type`` is reported once, as ``unknown-mechanic``,
     instead of as every field that the known mechanics would want.
     """
+    compiled = _compiled(name)
+    if compiled is not None and _passes(compiled.check, data):
+        return []
+    shape = json_value_problems(data)
+    if shape:
+        return shape  # jsonschema's messages would repr these values: stop here
     unknown = dict(_unknown_mechanics(name, data))
     problems: list[Problem] = [
         Problem(prefix + "/type", "unknown-mechanic", f"unknown mechanic type {kind!r}; this version knows 'frail'")
         for prefix, kind in unknown.items()
     ]
-    for error in validator(name).iter_errors(data):
+    for error, base in _errors(name, data, compiled):
         problems.extend(
-            p for p in _translate(error) if not any(_inside(p.pointer, prefix) for prefix in unknown)
+            p for p in _translate(error, base) if not any(_inside(p.pointer, prefix) for prefix in unknown)
         )
     unique = {(p.pointer, p.code, p.message): p for p in problems}
-    return sorted(unique.values(), key=lambda p: (_path_key(p.pointer), p.code))
+    return sorted(unique.values(), key=lambda p: (path_key(p.pointer), p.code))
+
+
+def _errors(
+    name: str, data: object, compiled: CompiledSchema | None
+) -> Iterator[tuple[SchemaError, list[Any]]]:
+    levels = data.get("levels") if name == "pack" and isinstance(data, dict) else None
+    if not isinstance(levels, list):
+        for error in validator(name).iter_errors(data):
+            yield error, []
+        return
+    for error in _pack_shell_validator().iter_errors(data):
+        yield error, []
+    level_check = compiled.definition("Level") if compiled is not None else None
+    explain = _pack_level_validator()
+    for index, level in enumerate(levels):
+        if level_check is None or not _passes(level_check, level):
+            for error in explain.iter_errors(level):
+                yield error, ["levels", index]
 
 
 def _inside(ptr: str, prefix: str) -> bool:
@@ -131,16 +239,30 @@ def _unknown_mechanics(name: str, data: object) -> Iterator[tuple[str, object]]:
                 yield f"{base}/mechanics/{j}", item["type"]
 
 
-def _path_key(ptr: str) -> list[tuple[int, int | str]]:
+def path_key(ptr: str) -> list[tuple[int, int | str]]:
+    """Sort key of a JSON Pointer: array indexes in numeric order."""
     return [(0, int(t)) if t.isdigit() else (1, t) for t in ptr.split("/")[1:]]
 
 
-def _translate(error: SchemaError) -> Iterator[Problem]:
-    path = list(error.absolute_path)
+#: Patterns of the models, with the code and the explanation an author needs.
+_PATTERNS = {
+    TOKEN_PATTERN: ("bad-format", "is not a token: use upper-case letters, digits and _, starting with a letter"),
+    ID_PATTERN: ("bad-format", "is not an identifier: use letters, digits, '.', '_' and '-', starting with a letter or digit"),
+    NAME_PATTERN: ("bad-format", "is not a cue or sound name: use lower-case letters, digits, '_' and '-'"),
+    COLOR_PATTERN: ("bad-format", "is not a colour: write it as #rrggbb"),
+    MOVES_PATTERN: ("bad-format", "is not a move string: use only the letters U, D, L and R"),
+}
+
+
+def _translate(error: SchemaError, base: list[Any]) -> Iterator[Problem]:
+    path = base + list(error.absolute_path)
+    schema_path = list(error.relative_schema_path)
+    if len(schema_path) >= 2 and schema_path[-2] == "propertyNames":
+        path.append(error.instance)  # a bad key: point at it, not at its map
     where = pointer(*path)
     kind = error.validator
     if kind in ("oneOf", "anyOf") and isinstance(error.schema, dict):
-        yield from _translate_union(error, path)
+        yield from _translate_union(error, path, base)
         return
     instance = error.instance
     if kind == "required":
@@ -148,7 +270,7 @@ def _translate(error: SchemaError) -> Iterator[Problem]:
         yield Problem(pointer(*path, missing), "missing-field", f"missing required field '{missing}'")
     elif kind == "additionalProperties":
         for extra in _unexpected(error):
-            if extra == "leaves" and len(path) == 2 and path[0] == "entities":
+            if extra == "leaves" and len(path) >= 2 and path[-2] == "entities":
                 yield Problem(
                     pointer(*path, extra),
                     "per-object-leaves",
@@ -158,22 +280,29 @@ def _translate(error: SchemaError) -> Iterator[Problem]:
             else:
                 yield Problem(pointer(*path, extra), "unknown-field", f"unknown field '{extra}'")
     elif kind == "type":
-        yield Problem(where, "wrong-type", f"expected {_types(error.validator_value)}, got {_describe(instance)}")
+        yield Problem(where, "wrong-type", f"expected {_types(error.validator_value)}, got {describe(instance)}")
     elif kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        yield Problem(where, "out-of-range", f"{instance!r} is out of range ({_bound(error)})")
+        yield Problem(where, "out-of-range", f"{_short(instance)} is out of range ({_bound(error)})")
     elif kind == "pattern":
-        yield Problem(where, "bad-format", f"{instance!r} does not match the pattern {error.validator_value}")
+        code, explanation = _PATTERNS.get(
+            str(error.validator_value), ("bad-format", f"does not match the pattern {error.validator_value}")
+        )
+        if len(path) >= 2 and path[-2] == "leaves" and error.validator_value == TOKEN_PATTERN:
+            code = "invalid-token"  # a FRAIL map entry: its keys are data, not field names
+        yield Problem(where, code, f"{_short(instance)} {explanation}")
     elif kind in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
         yield Problem(where, "bad-size", _size_message(error))
     elif kind in ("const", "enum"):
-        expected = error.validator_value
-        options = expected if kind == "enum" else [expected]
-        yield Problem(where, "bad-value", f"{instance!r} is not allowed here; expected {' or '.join(map(repr, options))}")
+        expected: Any = error.validator_value
+        options: list[Any] = list(expected) if kind == "enum" else [expected]
+        yield Problem(
+            where, "bad-value", f"{_short(instance)} is not allowed here; expected {' or '.join(map(repr, options))}"
+        )
     else:
-        yield Problem(where, f"schema-{kind}", error.message)
+        yield Problem(where, f"schema-{kind}", error.message[:200])
 
 
-def _translate_union(error: SchemaError, path: list[Any]) -> Iterator[Problem]:
+def _translate_union(error: SchemaError, path: list[Any], base: list[Any]) -> Iterator[Problem]:
     schema = error.schema
     assert isinstance(schema, dict)
     disc = schema.get("discriminator")
@@ -183,26 +312,40 @@ def _translate_union(error: SchemaError, path: list[Any]) -> Iterator[Problem]:
         field = disc["propertyName"]
         mapping: dict[str, str] = disc["mapping"]
         value = instance.get(field)
-        if value not in mapping:
+        if not isinstance(value, str) or value not in mapping:
             options = " or ".join(repr(v) for v in mapping)
             code = {"kind": "unknown-kind", "action": "unknown-action"}.get(field, "bad-value")
             if field not in instance:
                 yield Problem(pointer(*path, field), "missing-field", f"missing required field '{field}' ({options})")
             else:
-                yield Problem(pointer(*path, field), code, f"unknown {field} {value!r}; expected {options}")
+                yield Problem(pointer(*path, field), code, f"unknown {field} {_short(value)}; expected {options}")
             return
         target = mapping[value]
         index = next(i for i, b in enumerate(branches) if b.get("$ref") == target)
         for sub in error.context or ():
             if sub.relative_schema_path and sub.relative_schema_path[0] == index:
-                yield from _translate(sub)
+                yield from _translate(sub, base)
         return
-    # A plain union (for example a nullable value): report the simplest reading.
+    if isinstance(disc, dict):
+        yield Problem(pointer(*path), "wrong-type", f"expected an object, got {describe(instance)}")
+        return
+    # A plain union: report the simplest reading.
     best = min(error.context or (), key=lambda e: len(list(e.absolute_path)), default=None)
     if best is None:
-        yield Problem(pointer(*path), "wrong-type", error.message)
+        yield Problem(pointer(*path), "wrong-type", error.message[:200])
     else:
-        yield from _translate(best)
+        yield from _translate(best, base)
+
+
+def _short(value: object) -> str:
+    """A readable quote of a value from the document, never unbounded."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "…")
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return describe(value).removeprefix("the number ")
+    return describe(value)
 
 
 def _quoted(message: str) -> str:
@@ -227,22 +370,6 @@ def _types(value: object) -> str:
     return " or ".join(words.get(str(n), str(n)) for n in names)
 
 
-def _describe(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the text {value[:40]!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
 def _bound(error: SchemaError) -> str:
     symbol = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
     return f"must be {symbol[str(error.validator)]} {error.validator_value}"
@@ -253,4 +380,4 @@ def _size_message(error: SchemaError) -> str:
     limit = error.validator_value
     what = "items" if "Items" in kind else ("fields" if "Properties" in kind else "characters")
     bound = "at least" if kind.startswith("min") else "at most"
-    return f"must have {bound} {limit} {what}"
+    return f"must have {bound} {limit:,} {what}"

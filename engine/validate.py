@@ -1,26 +1,20 @@
-"""Loading levels and packs: JSON Schema first, then the semantic validators.
+"""Loading levels and packs: sizes, then the JSON Schema, then the semantic validators.
 
 Nothing is returned unless the whole input is valid; otherwise a
 :class:`~engine.errors.ValidationError` lists every problem found, each with a JSON
-Pointer and a stable code. The checks here are the ones a schema cannot express:
-unique ids, positions inside the grid, which tokens are nouns in this level,
-automata and FRAIL rules, and the parse budget of the initial board.
+Pointer and a stable code (docs/validation.md lists them all). The checks here are
+the ones a schema cannot express: unique ids, positions inside the grid, which
+tokens are nouns in this level, the pack's noun vocabulary, automata and FRAIL
+rules, and the parse budget of the initial board.
 
-Codes (one per validator, see docs/validation.md): ``duplicate-entity-id``,
-``out-of-bounds``, ``invalid-noun``, ``frail-not-declared``,
-``duplicate-automaton-id``, ``invalid-subject``, ``invalid-property``,
-``non-cardinal-move``, ``phase-out-of-range``, ``duplicate-mechanic``,
-``invalid-token``, ``rule-complexity``, and for packs ``duplicate-level-id`` and
-``unknown-noun``; schema problems use ``missing-field``, ``unknown-field``,
-``wrong-type``, ``out-of-range``, ``bad-format``, ``bad-size``, ``bad-value``,
-``unknown-kind``, ``unknown-action``, ``unknown-mechanic`` and
-``per-object-leaves``; reading problems use ``invalid-json``, ``unreadable``,
-``untrusted-module`` and ``module-error``.
+Sizes come first and stop everything else: a document over the documented limits
+is refused in time proportional to its length, before any validator walks it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -28,10 +22,12 @@ from pydantic import ValidationError as PydanticError
 
 from engine.board import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.model import Level, MoveStep, ObjectEntity, Pack
-from engine.schema import schema_problems
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, Vocabulary, is_token
+from engine.model import ID_PATTERN, MAX_ENTITIES, MAX_LEVELS, Level, MoveStep, ObjectEntity, Pack
+from engine.schema import path_key, schema_problems
+from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, Vocabulary
 from engine.turn import settle
+
+ID_RE = re.compile(ID_PATTERN)
 
 
 def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
@@ -45,7 +41,11 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
             f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
             pack=source,
         ) from None
-    except (UnicodeDecodeError, RecursionError, ValueError) as exc:
+    except UnicodeDecodeError as exc:
+        raise ValidationError.single(
+            "", "invalid-json", f"not valid JSON: not UTF-8 text (byte {exc.start})", pack=source
+        ) from None
+    except (RecursionError, ValueError) as exc:
         raise ValidationError.single("", "invalid-json", f"not valid JSON: {exc}", pack=source) from None
 
 
@@ -56,32 +56,61 @@ def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
         ValidationError: listing every problem, pointers relative to the level.
     """
     doc = parse_json_text(data) if isinstance(data, str | bytes) else data
-    level_id = _string_id(doc)
-    problems = schema_problems("level", doc)
+    level_id = document_id(doc)
+    problems = _entity_count_problems(doc) or schema_problems("level", doc)
     if not problems:
         level, problems = _build_level(doc)
-        if level is not None and not problems:
+        if level is not None:
             problems = level_problems(level)
             if not problems:
                 return level
     raise ValidationError(p.located(pack=None, level=level_id) for p in problems)
 
 
+def _entity_count_problems(doc: object, prefix: str = "") -> list[Problem]:
+    entities = doc.get("entities") if isinstance(doc, Mapping) else None
+    if isinstance(entities, list) and len(entities) > MAX_ENTITIES:
+        return [
+            Problem(
+                prefix + "/entities",
+                "bad-size",
+                f"a level holds at most {MAX_ENTITIES:,} entities; this one has {len(entities):,}",
+            )
+        ]
+    return []
+
+
 def _build_level(doc: Any, prefix: str = "") -> tuple[Level | None, list[Problem]]:
     try:
         return Level.model_validate(doc), []
-    except PydanticError as exc:  # the schema should have caught it; stay located anyway
-        return None, [
-            Problem(prefix + pointer(*e["loc"]), "invalid-value", e["msg"]) for e in exc.errors()
-        ]
+    except PydanticError as exc:  # the schema lets nothing through that fails here; stay located
+        return None, model_problems(exc, prefix)
 
 
-def level_problems(level: Level) -> list[Problem]:
-    """The semantic problems of one schema-valid level, pointers relative to it."""
+def model_problems(exc: PydanticError, prefix: str = "") -> list[Problem]:
+    """A pydantic error as located problems (the schema should have caught it first)."""
+    return [
+        Problem(
+            prefix + pointer(*(part for part in e["loc"] if part != "[key]")),
+            "wrong-type" if e["type"].endswith("_type") else "invalid-value",
+            e["msg"],
+        )
+        for e in exc.errors(include_url=False, include_input=False)
+    ]
+
+
+def level_problems(level: Level, nouns: frozenset[str] | None = None) -> list[Problem]:
+    """The semantic problems of one schema-valid level, pointers relative to it.
+
+    ``nouns`` is the pack's noun vocabulary; without it nouns are not checked
+    against a pack (a level loaded on its own).
+    """
     ctx = LevelContext.of(level)
     problems = list(_entity_problems(level, ctx.vocabulary))
     problems += _automata_problems(level, ctx.vocabulary)
     problems += _mechanic_problems(level, ctx.vocabulary)
+    if nouns is not None:
+        problems += _unknown_nouns(level, ctx.vocabulary, nouns)
     if not problems:
         try:
             settle(ctx, ctx.authored_pieces(), ctx.authored_phases())
@@ -93,6 +122,7 @@ def level_problems(level: Level) -> list[Problem]:
 def _entity_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:
     opted = level.frail is not None
     first_use: dict[int, int] = {}
+    width, height = level.width, level.height
     for index, entity in enumerate(level.entities):
         if entity.id in first_use:
             yield Problem(
@@ -102,22 +132,24 @@ def _entity_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:
             )
         else:
             first_use[entity.id] = index
-        for axis, value, size in (("x", entity.x, level.width), ("y", entity.y, level.height)):
-            if value >= size:
-                yield Problem(
-                    pointer("entities", index, axis),
-                    "out-of-bounds",
-                    f"{axis}={value} is outside the {level.width}x{level.height} grid",
-                )
+        if entity.x >= width or entity.y >= height:
+            for axis, value, size in (("x", entity.x, width), ("y", entity.y, height)):
+                if value >= size:
+                    yield Problem(
+                        pointer("entities", index, axis),
+                        "out-of-bounds",
+                        f"{axis}={value} is outside the {width}x{height} grid",
+                    )
+        is_object = isinstance(entity, ObjectEntity)
         token = entity.noun if isinstance(entity, ObjectEntity) else entity.text
-        field = "noun" if isinstance(entity, ObjectEntity) else "text"
         if token == FRAIL and not opted:
             yield Problem(
-                pointer("entities", index, field),
+                pointer("entities", index, "noun" if is_object else "text"),
                 "frail-not-declared",
-                "FRAIL is used but the level has not opted into the frail mechanic",
+                "FRAIL is used but the level has not opted into the frail mechanic "
+                "(add the frail entry to 'mechanics')",
             )
-        elif isinstance(entity, ObjectEntity) and not vocabulary.is_noun(token):
+        elif is_object and not vocabulary.is_noun(token):
             yield Problem(
                 pointer("entities", index, "noun"),
                 "invalid-noun",
@@ -157,7 +189,7 @@ def _automata_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem
             yield Problem(
                 pointer(*base, "subject"),
                 "invalid-subject",
-                f"subject {automaton.subject} is not a noun in this level",
+                f"subject {automaton.subject} is {_token_role(automaton.subject)} in this level, not a noun",
             )
         for j, step in enumerate(automaton.pattern):
             if isinstance(step, MoveStep) and abs(step.dx) + abs(step.dy) != 1:
@@ -187,13 +219,7 @@ def _mechanic_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem
     for index, mechanic in enumerate(level.mechanics):
         for key, value in mechanic.leaves.items():
             for token, what in ((key, "key"), (value, "value")):
-                if not is_token(token):
-                    yield Problem(
-                        pointer("mechanics", index, "leaves", key),
-                        "invalid-token",
-                        f"leaves {what} {token!r} is not an upper-case noun token",
-                    )
-                elif not vocabulary.is_noun(token):
+                if not vocabulary.is_noun(token):
                     yield Problem(
                         pointer("mechanics", index, "leaves", key),
                         "invalid-noun",
@@ -201,82 +227,101 @@ def _mechanic_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem
                     )
 
 
-def _string_id(doc: object) -> str | None:
+def _unknown_nouns(level: Level, vocabulary: Vocabulary, declared: frozenset[str]) -> Iterator[Problem]:
+    def unknown(token: str) -> bool:
+        return token not in declared and vocabulary.is_noun(token)
+
+    for index, entity in enumerate(level.entities):
+        is_object = isinstance(entity, ObjectEntity)
+        token = entity.noun if isinstance(entity, ObjectEntity) else entity.text
+        if unknown(token):
+            field, what = ("noun", "object noun") if is_object else ("text", "noun word")
+            yield Problem(
+                pointer("entities", index, field), "unknown-noun", f"{what} {token} is not in the pack's nouns"
+            )
+    for index, automaton in enumerate(level.automata):
+        if automaton.subject is not None and unknown(automaton.subject):
+            yield Problem(
+                pointer("automata", index, "subject"),
+                "unknown-noun",
+                f"subject {automaton.subject} is not in the pack's nouns",
+            )
+    for index, mechanic in enumerate(level.mechanics):
+        for key, value in mechanic.leaves.items():
+            for token, what in ((key, "FRAIL map noun"), (value, "FRAIL leftover noun")):
+                if unknown(token):
+                    yield Problem(
+                        pointer("mechanics", index, "leaves", key),
+                        "unknown-noun",
+                        f"{what} {token} is not in the pack's nouns",
+                    )
+
+
+def document_id(doc: object) -> str | None:
+    """The document's id when it is a well-formed one (a label must never break a line)."""
     if isinstance(doc, Mapping):
         value = doc.get("id")
-        if isinstance(value, str) and value:
-            return value[:64]
+        if isinstance(value, str) and len(value) <= 64 and ID_RE.match(value):
+            return value
     return None
 
 
 def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]:
-    """Validate a parsed pack document; the pack is returned only when it is valid."""
-    raw = schema_problems("pack", doc)
+    """Validate a parsed pack document; the pack is returned only when it is valid.
+
+    Every level is checked even when others fail, so one run lists every problem of
+    every level. Nothing is built from a pack that has any problem.
+    """
     levels = doc.get("levels") if isinstance(doc, dict) else None
     levels = levels if isinstance(levels, list) else []
-
-    def level_of(ptr: str) -> str | None:
-        parts = ptr.split("/")
-        if len(parts) > 2 and parts[1] == "levels" and parts[2].isdigit():
-            index = int(parts[2])
-            return _string_id(levels[index]) if index < len(levels) else None
-        return None
-
-    problems = [p.located(pack=pack_name, level=level_of(p.pointer)) for p in raw]
+    too_big = _size_problems(levels)
+    if too_big:
+        return None, [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big]
+    raw = schema_problems("pack", doc)
+    problems = [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in raw]
     bad_levels = {p.pointer.split("/")[2] for p in raw if p.pointer.startswith("/levels/")}
-    pack_fields_ok = not any(not p.pointer.startswith("/levels/") for p in raw)
-    nouns = doc.get("nouns") if pack_fields_ok and isinstance(doc, dict) else None
+    nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in raw)
+    nouns = frozenset(doc["nouns"]) if nouns_ok and isinstance(doc, dict) and "nouns" in doc else None
+    built: list[Level] = []
     first_index: dict[str, int] = {}
     for index, level_doc in enumerate(levels):
         prefix = f"/levels/{index}"
-        level_id = _string_id(level_doc)
+        level_id = document_id(level_doc)
         if level_id is not None:
             if level_id in first_index:
-                problems.append(
-                    Problem(
-                        prefix + "/id",
-                        "duplicate-level-id",
-                        f"level id {level_id!r} is already used by /levels/{first_index[level_id]}",
-                        pack_name,
-                        level_id,
-                    )
-                )
+                message = f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
+                problems.append(Problem(prefix + "/id", "duplicate-level-id", message, pack_name, level_id))
             else:
                 first_index[level_id] = index
         if str(index) in bad_levels:
             continue  # its structure is broken: its schema problems say how
-        level, found = _build_level(level_doc, prefix)
+        level, found = _build_level(level_doc)
         if level is not None:
-            found = level_problems(level)
-            if isinstance(nouns, dict):
-                found += _unknown_nouns(level, set(nouns))
+            built.append(level)
+            found = level_problems(level, nouns)
         problems += [p.located(pack=pack_name, level=level_id, prefix=prefix) for p in found]
     if problems:
-        return None, sorted(problems, key=lambda p: _order(p.pointer))
-    return Pack.model_validate(doc), []
+        return None, sorted(problems, key=lambda p: path_key(p.pointer))
+    try:  # levels are already models: pydantic keeps them as they are
+        return Pack.model_validate({**doc, "levels": built}), []
+    except PydanticError as exc:
+        return None, [p.located(pack=pack_name, level=None) for p in model_problems(exc)]
 
 
-def _order(ptr: str) -> list[tuple[int, int | str]]:
-    return [(0, int(t)) if t.isdigit() else (1, t) for t in ptr.split("/")[1:]]
+def _size_problems(levels: list[Any]) -> list[Problem]:
+    if len(levels) > MAX_LEVELS:
+        return [
+            Problem("/levels", "bad-size", f"a pack holds at most {MAX_LEVELS:,} levels; this one has {len(levels):,}")
+        ]
+    problems: list[Problem] = []
+    for index, level in enumerate(levels):
+        problems += _entity_count_problems(level, f"/levels/{index}")
+    return problems
 
 
-def _unknown_nouns(level: Level, declared: set[str]) -> Iterator[Problem]:
-    vocabulary = LevelContext.of(level).vocabulary
-
-    def unknown(token: str, ptr: str, what: str) -> Iterator[Problem]:
-        if vocabulary.is_noun(token) and token not in declared:
-            yield Problem(ptr, "unknown-noun", f"{what} {token} is not in the pack's nouns")
-
-    for index, entity in enumerate(level.entities):
-        if isinstance(entity, ObjectEntity):
-            yield from unknown(entity.noun, pointer("entities", index, "noun"), "object noun")
-        else:
-            yield from unknown(entity.text, pointer("entities", index, "text"), "noun word")
-    for index, automaton in enumerate(level.automata):
-        if automaton.subject is not None:
-            yield from unknown(automaton.subject, pointer("automata", index, "subject"), "subject")
-    for index, mechanic in enumerate(level.mechanics):
-        for key, value in mechanic.leaves.items():
-            ptr = pointer("mechanics", index, "leaves", key)
-            yield from unknown(key, ptr, "FRAIL map noun")
-            yield from unknown(value, ptr, "FRAIL leftover noun")
+def _at(levels: list[Any], ptr: str) -> Any:
+    """The level document a pack pointer lies in, or ``None``."""
+    parts = ptr.split("/")
+    if len(parts) > 2 and parts[1] == "levels" and parts[2].isdigit() and int(parts[2]) < len(levels):
+        return levels[int(parts[2])]
+    return None
