@@ -59,3 +59,38 @@ def keke_level(record: dict[str, Any]) -> dict[str, Any]:
 def keke_corpus() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(KEKE_PATH.read_text(encoding="utf-8"))
     return data
+
+
+def pack_document(*levels: dict[str, Any], pack_id: str = "test", nouns: list[str] | None = None) -> dict[str, Any]:
+    """A pack document around level documents.
+
+    ``nouns`` defaults to every object noun and every word that names one in the
+    levels (words that are not operators, base properties, FRAIL or an automaton
+    property of their level), each with a colour. The levels are copied, so a test
+    may change the document without touching its inputs.
+    """
+    import copy
+
+    from engine.tokens import RESERVED
+
+    levels = copy.deepcopy(levels)
+    if nouns is None:
+        found: set[str] = set()
+        for level in levels:
+            properties = {a["property"] for a in level.get("automata", [])}
+            for e in level["entities"]:
+                name = e.get("noun") if e.get("kind") == "object" else e.get("text")
+                if isinstance(name, str) and (e.get("kind") == "object" or name not in RESERVED | properties):
+                    found.add(name)
+            for mechanic in level.get("mechanics", []):
+                found.update(mechanic["leaves"])
+                found.update(mechanic["leaves"].values())
+        nouns = sorted(found)
+    return {
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": pack_id,
+        "title": pack_id.title(),
+        "nouns": {noun: {"color": "#808080"} for noun in nouns},
+        "levels": list(levels),
+    }
