@@ -51,10 +51,30 @@ CueName = Annotated[
 
 
 def _whole_number(value: object) -> object:
-    """Store ``1.0`` as ``1``: JSON Schema's ``integer`` accepts it, so the models must too."""
+    """Store ``1.0`` as ``1`` and refuse ``true``, as JSON Schema's ``integer`` does."""
+    if isinstance(value, bool):
+        raise ValueError("expected a number, not true or false")
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+def _absent_not_null(value: object) -> object:
+    """Optional fields are left out of a document, never written as null (the schema agrees)."""
+    if value is None:
+        raise ValueError("null is not allowed here; leave the field out instead")
+    return value
+
+
+#: An optional field: absent means "none"; an explicit null is refused.
+NotNull = BeforeValidator(_absent_not_null)
+Absent = SkipJsonSchema[None]
+
+
+ShortText = Annotated[str, StringConstraints(max_length=200)]
+LongText = Annotated[str, StringConstraints(max_length=5_000)]
+Moves = Annotated[str, StringConstraints(pattern=MOVES_PATTERN, max_length=MAX_SOLUTION_LENGTH)]
+Glyph = Annotated[str, StringConstraints(min_length=1, max_length=2)]
 
 
 # Constraints go before the validator: pydantic then writes them as JSON Schema keywords.
@@ -110,8 +130,8 @@ class MoveStep(_Model):
     action: Literal["move"]
     dx: Delta = Field(description="-1 left, 1 right, 0 for a vertical move.")
     dy: Delta = Field(description="-1 up, 1 down, 0 for a horizontal move.")
-    cue: CueName | SkipJsonSchema[None] = Field(default=None, description="Visual cue name.")
-    sound: CueName | SkipJsonSchema[None] = Field(default=None, description="Sound name.")
+    cue: Annotated[CueName | Absent, NotNull] = Field(default=None, description="Visual cue name.")
+    sound: Annotated[CueName | Absent, NotNull] = Field(default=None, description="Sound name.")
 
 
 class WaitStep(_Model):
@@ -119,8 +139,8 @@ class WaitStep(_Model):
 
     model_config = ConfigDict(title="Wait step")
     action: Literal["wait"]
-    cue: CueName | SkipJsonSchema[None] = Field(default=None, description="Visual cue name.")
-    sound: CueName | SkipJsonSchema[None] = Field(default=None, description="Sound name.")
+    cue: Annotated[CueName | Absent, NotNull] = Field(default=None, description="Visual cue name.")
+    sound: Annotated[CueName | Absent, NotNull] = Field(default=None, description="Sound name.")
 
 
 Step = Annotated[MoveStep | WaitStep, Field(discriminator="action")]
@@ -130,7 +150,7 @@ class Automaton(_Model):
     """A repeating pattern carried by every object that the board makes PROPERTY."""
 
     id: Identifier
-    subject: Token | SkipJsonSchema[None] = Field(
+    subject: Annotated[Token | Absent, NotNull] = Field(
         default=None,
         description="When given, only this noun can carry the automaton.",
     )
@@ -161,16 +181,14 @@ class Level(_Model):
     """One level: a grid of stacked objects and words, plus optional mechanics."""
 
     id: Identifier
-    title: str | SkipJsonSchema[None] = Field(default=None, max_length=200)
-    author: str | SkipJsonSchema[None] = Field(default=None, max_length=200)
+    title: Annotated[ShortText | Absent, NotNull] = Field(default=None)
+    author: Annotated[ShortText | Absent, NotNull] = Field(default=None)
     width: Integer = Field(ge=1, le=MAX_GRID_SIZE, description="Columns, at most 128.")
     height: Integer = Field(ge=1, le=MAX_GRID_SIZE, description="Rows, at most 128.")
     entities: list[Entity] = Field(max_length=MAX_ENTITIES)
     automata: list[Automaton] = Field(default_factory=list, max_length=MAX_AUTOMATA)
     mechanics: list[Mechanic] = Field(default_factory=list, max_length=MAX_MECHANICS)
-    solution: Annotated[
-        str, StringConstraints(pattern=MOVES_PATTERN, max_length=MAX_SOLUTION_LENGTH)
-    ] | SkipJsonSchema[None] = Field(
+    solution: Annotated[Moves | Absent, NotNull] = Field(
         default=None, description="The author's intended solution as a string of U D L R."
     )
 
@@ -193,9 +211,7 @@ class NounStyle(_Model):
     color: Annotated[str, StringConstraints(pattern=COLOR_PATTERN)] = Field(
         description="Colour as #rrggbb."
     )
-    glyph: Annotated[str, StringConstraints(min_length=1, max_length=2)] | SkipJsonSchema[
-        None
-    ] = Field(default=None, description="One or two characters drawn on the object.")
+    glyph: Annotated[Glyph | Absent, NotNull] = Field(default=None, description="One or two characters drawn on the object.")
 
 
 class Pack(_Model):
@@ -205,8 +221,8 @@ class Pack(_Model):
     version: Version
     id: Identifier
     title: str = Field(max_length=200)
-    author: str | SkipJsonSchema[None] = Field(default=None, max_length=200)
-    description: str | SkipJsonSchema[None] = Field(default=None, max_length=5_000)
+    author: Annotated[ShortText | Absent, NotNull] = Field(default=None)
+    description: Annotated[LongText | Absent, NotNull] = Field(default=None)
     nouns: dict[Token, NounStyle] = Field(description="Every noun the pack's levels may use.")
     levels: list[Level] = Field(max_length=MAX_LEVELS)
 

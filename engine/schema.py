@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema import ValidationError as SchemaError
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
@@ -37,6 +37,7 @@ from engine.schema_check import (
     compile_schema,
     describe,
     json_value_problems,
+    pattern_search,
 )
 from engine.tokens import TOKEN_PATTERN
 
@@ -124,6 +125,15 @@ def stale_schemas(folder: Path = SCHEMA_DIR) -> list[str]:
     return stale
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[SchemaError]:
+    if isinstance(instance, str) and not pattern_search(pattern)(instance):
+        yield SchemaError(f"{_short(instance)} does not match {pattern!r}")
+
+
+#: Draft 2020-12 with ``pattern`` read as JSON Schema means it (see engine.schema_check).
+Validator: Any = validators.extend(Draft202012Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+
+
 @cache
 def checked_in(name: str) -> dict[str, Any]:
     """The checked-in schema ``name`` (``"pack"`` or ``"level"``), checked once."""
@@ -133,9 +143,9 @@ def checked_in(name: str) -> dict[str, Any]:
 
 
 @cache
-def validator(name: str) -> Draft202012Validator:
+def validator(name: str) -> Any:
     """The jsonschema validator of the checked-in schema ``name``."""
-    return Draft202012Validator(checked_in(name))
+    return Validator(checked_in(name))
 
 
 @cache
@@ -147,19 +157,19 @@ def _compiled(name: str) -> CompiledSchema | None:
 
 
 @cache
-def _pack_shell_validator() -> Draft202012Validator:
+def _pack_shell_validator() -> Any:
     """The pack schema without its per-level items: every other pack-level assertion."""
     root = checked_in("pack")
     levels = {k: v for k, v in root["properties"]["levels"].items() if k != "items"}
-    return Draft202012Validator({**root, "properties": {**root["properties"], "levels": levels}})
+    return Validator({**root, "properties": {**root["properties"], "levels": levels}})
 
 
 @cache
-def _pack_level_validator() -> Draft202012Validator:
+def _pack_level_validator() -> Any:
     """``levels.items`` of the pack schema, to explain one failing level at a time."""
     root = checked_in("pack")
     items = root["properties"]["levels"]["items"]
-    return Draft202012Validator({"$schema": root["$schema"], "$defs": root["$defs"], **items})
+    return Validator({"$schema": root["$schema"], "$defs": root["$defs"], **items})
 
 
 def _passes(check: Check, data: object) -> bool:

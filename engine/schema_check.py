@@ -15,10 +15,16 @@ Supported: ``type``, ``const``, ``enum``, ``properties``, ``required``,
 ``minLength``, ``maxLength``, ``minimum``, ``maximum``, ``exclusiveMinimum``,
 ``exclusiveMaximum``, ``allOf``, ``anyOf``, ``oneOf``, ``not`` and local
 ``$ref``s into ``$defs``; annotations are ignored, as jsonschema ignores them.
+
+``pattern`` follows JSON Schema's (ECMA-262) meaning of a final ``$``: the end of
+the text. Python's ``$`` also matches before a final newline, which would let
+``"BABA\n"`` pass as a token; :func:`pattern_search` is used here and by the
+jsonschema validator (:mod:`engine.schema`), so both agree with the models.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import re
@@ -51,6 +57,15 @@ SUPPORTED = frozenset(
 
 class UnsupportedSchemaError(Exception):
     """The schema uses something this compiler does not reproduce exactly."""
+
+
+@functools.cache
+def pattern_search(pattern: str) -> Callable[[str], bool]:
+    """Whether a pattern matches somewhere in a text, with ``$`` meaning the end of the text."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    search = re.compile(pattern).search
+    return lambda text: search(text) is not None
 
 
 def is_integer(value: object) -> bool:
@@ -256,7 +271,7 @@ def _exactly_one(branches: tuple[Check, ...]) -> Check:
 
 
 def _string(node: Mapping[str, Any]) -> Check:
-    search = re.compile(node["pattern"]).search if "pattern" in node else None
+    search = pattern_search(node["pattern"]) if "pattern" in node else None
     low = node.get("minLength", 0)
     high = node.get("maxLength")
 
@@ -265,7 +280,7 @@ def _string(node: Mapping[str, Any]) -> Check:
             return True
         if len(value) < low or (high is not None and len(value) > high):
             return False
-        return search is None or search(value) is not None
+        return search is None or search(value)
 
     return check
 
