@@ -1,0 +1,338 @@
+"""The level-bound codec of the compact solver path: a settled position as one int.
+
+A position is a flat vector of small integers, one *field* each:
+
+* ``p[s]`` for every entity slot ``s``: its cell (``y * width + x``) or ``gone``;
+* ``p[phase_base + a]``: the phase of automaton ``a``;
+* ``p[noun_base + s]``: the noun index of slot ``s`` (words carry a pseudo noun,
+  :attr:`Codec.word`, that no rule can name).
+
+That is all the authoritative state there is (spec 04, "Solver transitions include
+frail state"): identity is the slot, existence is a position other than ``gone``,
+the FRAIL map is level data (its tokens are in :attr:`Codec.nouns` even when no
+object starts with them) and nothing else can be stored — there is no field a
+crumble counter or a per-object ``leaves`` value could live in. Rules, carriers,
+``active`` and control are derived from the vector.
+
+The key is the vector's bytes read as an int, XORed with the settled start's: the
+fields of entities that never moved are zero bytes, and slots are ordered so that
+the entities that move most (YOU objects, then words, then PUSH objects) come
+first, so a typical key is a short int (about 40 bytes) even on a large board.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import compress
+from typing import Any
+
+from engine.board import Frame, LevelContext, Piece
+from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
+from engine.rules import Rule, RuleTable, parse_rules
+from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU
+
+# property bits of a noun under one rule set; automaton a uses CARRY << a
+YOUS, PUSHES, BLOCKS, WINS, SINKS, DEFEATS, FRAILS, CARRY = 1, 2, 4, 8, 16, 32, 64, 128
+_BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRAILS))
+
+_SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
+_BYTE_LIMIT = 255  # one byte per field: values 0..254, 255 means gone
+
+
+class Codec:
+    """Slots, noun indices and the int key of one level's positions."""
+
+    def __init__(self, ctx: LevelContext, start: Frame) -> None:
+        self.ctx = ctx
+        self.width, self.height = ctx.width, ctx.height
+        self.cells = ctx.width * ctx.height
+        self.nouns: tuple[str, ...] = tuple(sorted(ctx.nouns))
+        self.noun_index = {noun: k for k, noun in enumerate(self.nouns)}
+        self.word = len(self.nouns)  # the pseudo noun of every word tile
+        self.automata = len(ctx.automata)
+        longest = max((len(a.pattern) for a in ctx.automata), default=1)
+        small = max(self.cells, self.word + 1, longest) <= _BYTE_LIMIT
+        self.itemsize = 1 if small else 2
+        self.gone = _BYTE_LIMIT if small else 0xFFFF
+
+        authored = {e.id: e for e in ctx.level.entities}
+        you = {r.subject for r in start.rules if r.predicate == YOU}
+        movable = {r.subject for r in start.rules if r.predicate == PUSH}
+        movable |= {
+            r.subject for r in start.rules if any(r.predicate == a.property for a in ctx.automata)
+        }
+        word_texts = {text for kind, text in ctx.kinds.values() if kind == "word"}
+
+        def rank(i: int) -> int:
+            # likely movers first: a short key for positions where only they moved
+            noun = getattr(authored[i], "noun", None)
+            if noun is None:
+                return 1
+            if noun in you:
+                return 0
+            if noun in movable:
+                return 2
+            return 3 if noun in word_texts else 4
+
+        self.ids: tuple[int, ...] = tuple(sorted(authored, key=lambda i: (rank(i), i)))
+        self.slot_of = {i: s for s, i in enumerate(self.ids)}
+        self.n = len(self.ids)
+        self.is_word: tuple[bool, ...] = tuple(ctx.kinds[i][0] == "word" for i in self.ids)
+        self.texts: tuple[str | None, ...] = tuple(ctx.kinds[i][1] for i in self.ids)
+        words = [s for s in range(self.n) if self.is_word[s]]
+        # words are one contiguous run of slots, so their cells are a slice of the vector
+        self.word_lo = words[0] if words else 0
+        self.word_hi = words[-1] + 1 if words else 0
+        self.objects: tuple[int, ...] = tuple(s for s in range(self.n) if not self.is_word[s])
+        # the noun field of an absent object: its authored noun, so absence has one key
+        self.rest: tuple[int, ...] = tuple(
+            self.noun_index[authored[i].noun] if not self.is_word[s] else self.word  # type: ignore[union-attr]
+            for s, i in enumerate(self.ids)
+        )
+        self.phase_base = self.n
+        self.noun_base = self.n + self.automata
+        self.length = self.noun_base + self.n
+        self._bytes = self.length * self.itemsize
+        self._positions = (1 << (8 * self.n * self.itemsize)) - 1  # the position fields of a key
+        self.start = self.vector(start.pieces, start.phases)
+        self._base = 0
+        self._base = self.encode(self.start)
+
+    # -- key <-> vector -------------------------------------------------------
+
+    def encode(self, p: list[int]) -> int:
+        """The hashable key of a vector (a non-negative int).
+
+        Field ``i`` is bits ``i * 8 * itemsize`` onwards of ``key ^ base``, so a
+        caller may also change a key arithmetically (see :meth:`shift`).
+        """
+        if self.itemsize == 1:
+            raw = bytes(p)
+        else:
+            values = array("H", p)
+            if _SWAP:
+                values.byteswap()
+            raw = values.tobytes()
+        return int.from_bytes(raw, "little") ^ self._base
+
+    def decode(self, key: int) -> list[int]:
+        """The vector of a key; a fresh list the caller may change."""
+        raw = (key ^ self._base).to_bytes(self._bytes, "little")
+        if self.itemsize == 1:
+            return list(raw)
+        values = array("H", raw)
+        if _SWAP:
+            values.byteswap()
+        return values.tolist()
+
+    def shift(self, field: int) -> int:
+        """The bit offset of ``field`` in a key: ``key ^ ((old ^ new) << shift)`` sets it."""
+        return field * 8 * self.itemsize
+
+    def changed_slots(self, key: int) -> list[int]:
+        """The slots whose position differs from the settled start's, ascending."""
+        key &= self._positions
+        size = (key.bit_length() + 7) >> 3
+        raw = key.to_bytes(size, "little")
+        if self.itemsize == 1:
+            return list(compress(range(size), raw))
+        return sorted({i >> 1 for i in compress(range(size), raw)})
+
+    # -- pieces <-> vector ----------------------------------------------------
+
+    def vector(self, pieces: Iterable[Piece], phases: Iterable[int]) -> list[int]:
+        """Encode the public engine's pieces and phases.
+
+        Raises:
+            ValidationError: an entity the level does not have, or one whose kind,
+                text, noun or position the level cannot produce.
+        """
+        entities = [
+            {"id": i, "kind": kind, ("noun" if kind == "object" else "text"): name, "x": x, "y": y}
+            for i, kind, name, x, y in pieces
+        ]
+        return self.vector_of_records(entities, list(phases))
+
+    def vector_of_records(
+        self, entities: Sequence[Mapping[str, Any]], phases: Sequence[int]
+    ) -> list[int]:
+        """Encode state-record entities (``Game.state()["entities"]``) and phases.
+
+        Fails closed (spec 04, "Hidden FRAIL state fails closed"): any key beyond
+        ``id, kind, noun|text, x, y`` — a crumble counter, a per-object ``leaves``
+        map — is rejected, since the vector has no place that could hold it.
+
+        Raises:
+            ValidationError: every problem found, pointers into ``entities``.
+        """
+        problems: list[Problem] = []
+        p = [self.gone] * self.n + [0] * self.automata + list(self.rest)
+        seen: set[int] = set()
+        for n, item in enumerate(entities):
+            where = pointer("entities", n)
+            problem = self._entity_problem(item, seen)
+            if problem is not None:
+                problems.append(Problem(where + problem[0], problem[1], problem[2]))
+                continue
+            s = self.slot_of[item["id"]]
+            p[s] = item["y"] * self.width + item["x"]
+            if item["kind"] == "object":
+                p[self.noun_base + s] = self.noun_index[item["noun"]]
+        if len(phases) != self.automata:
+            problems.append(Problem("/automata", "bad-size", f"expected {self.automata} phases"))
+        else:
+            for a, (automaton, phase) in enumerate(zip(self.ctx.automata, phases, strict=True)):
+                if type(phase) is not int or not 0 <= phase < len(automaton.pattern):
+                    problems.append(
+                        Problem(
+                            pointer("automata", a), "phase-out-of-range", f"bad phase {phase!r}"
+                        )
+                    )
+                else:
+                    p[self.phase_base + a] = phase
+        if problems:
+            raise ValidationError(x.located(pack=None, level=self.ctx.level.id) for x in problems)
+        return p
+
+    def _entity_problem(
+        self, item: Mapping[str, Any], seen: set[int]
+    ) -> tuple[str, str, str] | None:
+        i = item.get("id") if isinstance(item, Mapping) else None
+        if type(i) is not int or i not in self.slot_of:
+            return "/id", "unknown-entity", f"the level has no entity {i!r}"
+        if i in seen:
+            return "/id", "duplicate-entity-id", f"entity {i} appears twice"
+        seen.add(i)
+        kind, text = self.ctx.kinds[i]
+        name_key = "noun" if kind == "object" else "text"
+        extra = sorted(set(item) - {"id", "kind", name_key, "x", "y"})
+        if extra:
+            return pointer(extra[0]), "unknown-field", f"'{extra[0]}' is not authoritative state"
+        if item.get("kind") != kind:
+            return "/kind", "bad-value", f"entity {i} is a {kind}"
+        if kind == "word" and item.get("text") != text:
+            return "/text", "bad-value", f"word {i} reads {text!r}"
+        if kind == "object" and item.get("noun") not in self.noun_index:
+            return "/noun", "unknown-noun", f"{item.get('noun')!r} is not a noun of this level"
+        x, y = item.get("x"), item.get("y")
+        if type(x) is not int or type(y) is not int or not self.ctx.in_bounds(x, y):
+            return "", "out-of-bounds", f"position ({x!r}, {y!r}) is not on the grid"
+        return None
+
+    def pieces(self, p: list[int]) -> tuple[Piece, ...]:
+        """The public engine's pieces of a vector: present entities, ascending id."""
+        out: list[Piece] = []
+        for s, i in enumerate(self.ids):
+            c = p[s]
+            if c == self.gone:
+                continue
+            name = self.texts[s] if self.is_word[s] else self.nouns[p[self.noun_base + s]]
+            assert name is not None
+            out.append(
+                (i, "word" if self.is_word[s] else "object", name, c % self.width, c // self.width)
+            )
+        out.sort()
+        return tuple(out)
+
+    def phases(self, p: list[int]) -> tuple[int, ...]:
+        return tuple(p[self.phase_base : self.noun_base])
+
+    def word_tiles(self, p: list[int]) -> list[tuple[int, str, int, int]]:
+        """The words of a vector as the parser reads them, ascending id."""
+        tiles = []
+        for s in range(self.word_lo, self.word_hi):
+            c = p[s]
+            if c != self.gone:
+                text = self.texts[s]
+                assert text is not None
+                tiles.append((self.ids[s], text, c % self.width, c // self.width))
+        tiles.sort()
+        return tiles
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Meaning:
+    """What one rule set does: property bits per noun index, and noun links.
+
+    ``flags[codec.word]`` is PUSHES: word tiles are pushed and nothing else.
+    BLOCKS is STOP without PUSH (PUSH wins, spec 02). ``union`` is every bit some
+    noun has, so phases that cannot apply are skipped. Meanings are interned:
+    two word configurations that mean the same thing share one object, so
+    ``is`` compares meanings.
+    """
+
+    flags: tuple[int, ...]
+    links: dict[int, int]
+    union: int
+
+
+class Meanings:
+    """The public parser's rules for each word configuration, reduced to meanings.
+
+    The cache is keyed by the bytes of the words' fields, so a position's rules
+    cost one slice and one lookup unless its words were never seen together.
+    A configuration over the parse budget maps to ``None`` (its turn is rejected).
+    """
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.vocabulary = codec.ctx.vocabulary
+        self._cache: dict[bytes, Meaning | None] = {}
+        self._interned: dict[tuple[object, ...], Meaning] = {}
+
+    def rules(self, p: list[int]) -> tuple[Rule, ...]:
+        """The rules the words of ``p`` form (uncached; for reports and tests).
+
+        Raises:
+            RuleComplexityError: the words exceed the parse budget.
+        """
+        return parse_rules(self.codec.word_tiles(p), self.vocabulary)
+
+    def of(self, p: list[int]) -> Meaning | None:
+        c = self.codec
+        words = p[c.word_lo : c.word_hi]
+        key = bytes(words) if c.itemsize == 1 else array("H", words).tobytes()
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        try:
+            found: Meaning | None = self._intern(RuleTable.build(self.rules(p), self.vocabulary))
+        except RuleComplexityError:
+            found = None
+        if len(self._cache) >= 1 << 18:  # bound the cache; meanings stay interned
+            self._cache.clear()
+        self._cache[key] = found
+        return found
+
+    def _intern(self, table: RuleTable) -> Meaning:
+        c = self.codec
+        flags = [0] * (c.word + 1)
+        for noun, props in table.properties.items():
+            bits = 0
+            for word, bit in _BITS:
+                if word in props:
+                    bits |= bit
+            if PUSH in props:
+                bits |= PUSHES
+            elif STOP in props:
+                bits |= BLOCKS
+            for a, automaton in enumerate(c.ctx.automata):
+                if automaton.property in props and automaton.subject in (None, noun):
+                    bits |= CARRY << a
+            flags[c.noun_index[noun]] = bits
+        flags[c.word] = PUSHES
+        links = {
+            c.noun_index[n]: c.noun_index[target] for n, (target, _) in table.transforms.items()
+        }
+        signature = (tuple(flags), tuple(sorted(links.items())))
+        found = self._interned.get(signature)
+        if found is None:
+            union = 0
+            for bits in flags[: c.word]:
+                union |= bits
+            found = self._interned[signature] = Meaning(signature[0], links, union)
+        return found
