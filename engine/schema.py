@@ -193,12 +193,22 @@ def schema_problems(name: str, data: object) -> list[Problem]:
     A mechanic of an unknown ``type`` is reported once, as ``unknown-mechanic``,
     instead of as every field that the known mechanics would want.
     """
+    return check_document(name, data)[0]
+
+
+def check_document(name: str, data: object) -> tuple[list[Problem], bool]:
+    """:func:`schema_problems`, and whether the schema could run at all.
+
+    The flag is false when ``data`` holds values no JSON text can hold (or nests
+    too deep, or holds huge numbers): those are the only problems reported then,
+    since jsonschema's messages would have to print such values.
+    """
     compiled = _compiled(name)
     if compiled is not None and _passes(compiled.check, data):
-        return []
+        return [], True
     shape = json_value_problems(data)
     if shape:
-        return shape  # jsonschema's messages would repr these values: stop here
+        return shape, False
     unknown = dict(_unknown_mechanics(name, data))
     problems: list[Problem] = [
         Problem(prefix + "/type", "unknown-mechanic", f"unknown mechanic type {kind!r}; this version knows 'frail'")
@@ -209,7 +219,7 @@ def schema_problems(name: str, data: object) -> list[Problem]:
             p for p in _translate(error, base) if not any(_inside(p.pointer, prefix) for prefix in unknown)
         )
     unique = {(p.pointer, p.code, p.message): p for p in problems}
-    return sorted(unique.values(), key=lambda p: (path_key(p.pointer), p.code))
+    return sorted(unique.values(), key=lambda p: (path_key(p.pointer), p.code)), True
 
 
 def _errors(
@@ -288,7 +298,7 @@ def _translate(error: SchemaError, base: list[Any]) -> Iterator[Problem]:
                     "level's frail mechanic ('mechanics' → 'leaves')",
                 )
             else:
-                yield Problem(pointer(*path, extra), "unknown-field", f"unknown field '{extra}'")
+                yield Problem(pointer(*path, extra), "unknown-field", f"unknown field {_short(extra)}")
     elif kind == "type":
         yield Problem(where, "wrong-type", f"expected {_types(error.validator_value)}, got {describe(instance)}")
     elif kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):

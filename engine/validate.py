@@ -14,7 +14,6 @@ is refused in time proportional to its length, before any validator walks it.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -23,11 +22,12 @@ from pydantic import ValidationError as PydanticError
 from engine.board import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
 from engine.model import ID_PATTERN, MAX_ENTITIES, MAX_LEVELS, Level, MoveStep, ObjectEntity, Pack
-from engine.schema import path_key, schema_problems
+from engine.schema import check_document, path_key, schema_problems
+from engine.schema_check import pattern_search
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, Vocabulary
 from engine.turn import settle
 
-ID_RE = re.compile(ID_PATTERN)
+_is_id = pattern_search(ID_PATTERN)
 
 
 def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
@@ -261,7 +261,7 @@ def document_id(doc: object) -> str | None:
     """The document's id when it is a well-formed one (a label must never break a line)."""
     if isinstance(doc, Mapping):
         value = doc.get("id")
-        if isinstance(value, str) and len(value) <= 64 and ID_RE.match(value):
+        if isinstance(value, str) and len(value) <= 64 and _is_id(value):
             return value
     return None
 
@@ -277,11 +277,14 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
     too_big = _size_problems(levels)
     if too_big:
         return None, [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big]
-    raw = schema_problems("pack", doc)
+    raw, checked = check_document("pack", doc)
     problems = [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in raw]
+    if not checked:
+        return None, problems  # values no JSON text holds: nothing else can be trusted to run
     bad_levels = {p.pointer.split("/")[2] for p in raw if p.pointer.startswith("/levels/")}
     nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in raw)
-    nouns = frozenset(doc["nouns"]) if nouns_ok and isinstance(doc, dict) and "nouns" in doc else None
+    declared = doc.get("nouns") if nouns_ok and isinstance(doc, dict) else None
+    nouns = frozenset(declared) if isinstance(declared, dict) else None
     built: list[Level] = []
     first_index: dict[str, int] = {}
     for index, level_doc in enumerate(levels):

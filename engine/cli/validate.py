@@ -25,6 +25,11 @@ def register(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def one_line(text: str) -> str:
+    """A problem on exactly one line, whatever field names the document used."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def run(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     failed = 0
@@ -38,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([p.to_dict() for p in problems], indent=2, ensure_ascii=False))
     else:
         for problem in problems:
-            print(problem)
+            print(one_line(str(problem)))
     total = len(args.paths)
     if failed:
         print(f"{len(problems)} problem(s) in {failed} of {total} pack(s)", file=sys.stderr)
