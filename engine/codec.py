@@ -25,18 +25,12 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import compress
 from typing import Any
 
 from engine.board import Frame, LevelContext, Piece
-from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.rules import Rule, RuleTable, parse_rules
-from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU
-
-# property bits of a noun under one rule set; automaton a uses CARRY << a
-YOUS, PUSHES, BLOCKS, WINS, SINKS, DEFEATS, FRAILS, CARRY = 1, 2, 4, 8, 16, 32, 64, 128
-_BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRAILS))
+from engine.errors import Problem, ValidationError, pointer
+from engine.tokens import PUSH, YOU
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _BYTE_LIMIT = 255  # one byte per field: values 0..254, 255 means gone
@@ -251,88 +245,3 @@ class Codec:
                 tiles.append((self.ids[s], text, c % self.width, c // self.width))
         tiles.sort()
         return tiles
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Meaning:
-    """What one rule set does: property bits per noun index, and noun links.
-
-    ``flags[codec.word]`` is PUSHES: word tiles are pushed and nothing else.
-    BLOCKS is STOP without PUSH (PUSH wins, spec 02). ``union`` is every bit some
-    noun has, so phases that cannot apply are skipped. Meanings are interned:
-    two word configurations that mean the same thing share one object, so
-    ``is`` compares meanings.
-    """
-
-    flags: tuple[int, ...]
-    links: dict[int, int]
-    union: int
-
-
-class Meanings:
-    """The public parser's rules for each word configuration, reduced to meanings.
-
-    The cache is keyed by the bytes of the words' fields, so a position's rules
-    cost one slice and one lookup unless its words were never seen together.
-    A configuration over the parse budget maps to ``None`` (its turn is rejected).
-    """
-
-    def __init__(self, codec: Codec) -> None:
-        self.codec = codec
-        self.vocabulary = codec.ctx.vocabulary
-        self._cache: dict[bytes, Meaning | None] = {}
-        self._interned: dict[tuple[object, ...], Meaning] = {}
-
-    def rules(self, p: list[int]) -> tuple[Rule, ...]:
-        """The rules the words of ``p`` form (uncached; for reports and tests).
-
-        Raises:
-            RuleComplexityError: the words exceed the parse budget.
-        """
-        return parse_rules(self.codec.word_tiles(p), self.vocabulary)
-
-    def of(self, p: list[int]) -> Meaning | None:
-        c = self.codec
-        words = p[c.word_lo : c.word_hi]
-        key = bytes(words) if c.itemsize == 1 else array("H", words).tobytes()
-        try:
-            return self._cache[key]
-        except KeyError:
-            pass
-        try:
-            found: Meaning | None = self._intern(RuleTable.build(self.rules(p), self.vocabulary))
-        except RuleComplexityError:
-            found = None
-        if len(self._cache) >= 1 << 18:  # bound the cache; meanings stay interned
-            self._cache.clear()
-        self._cache[key] = found
-        return found
-
-    def _intern(self, table: RuleTable) -> Meaning:
-        c = self.codec
-        flags = [0] * (c.word + 1)
-        for noun, props in table.properties.items():
-            bits = 0
-            for word, bit in _BITS:
-                if word in props:
-                    bits |= bit
-            if PUSH in props:
-                bits |= PUSHES
-            elif STOP in props:
-                bits |= BLOCKS
-            for a, automaton in enumerate(c.ctx.automata):
-                if automaton.property in props and automaton.subject in (None, noun):
-                    bits |= CARRY << a
-            flags[c.noun_index[noun]] = bits
-        flags[c.word] = PUSHES
-        links = {
-            c.noun_index[n]: c.noun_index[target] for n, (target, _) in table.transforms.items()
-        }
-        signature = (tuple(flags), tuple(sorted(links.items())))
-        found = self._interned.get(signature)
-        if found is None:
-            union = 0
-            for bits in flags[: c.word]:
-                union |= bits
-            found = self._interned[signature] = Meaning(signature[0], links, union)
-        return found

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.board import Direction, LevelContext
-from engine.codec import (
+from engine.codec import Codec
+from engine.compact_rules import (
     BLOCKS,
     CARRY,
     DEFEATS,
@@ -34,14 +35,35 @@ from engine.codec import (
     SINKS,
     WINS,
     YOUS,
-    Codec,
     Meaning,
     Meanings,
 )
+from engine.errors import Problem, ValidationError, pointer
 from engine.model import Level, MoveStep
 from engine.rules import Rule
 from engine.turn import settle
 from engine.validate import load_level
+
+# what a state record (Game.state()) or a snapshot position may hold; all but
+# entities and phases is derived, so it is read by no one here
+_STATE_KEYS = frozenset(
+    {
+        "level",
+        "width",
+        "height",
+        "entities",
+        "rules",
+        "moves",
+        "won",
+        "controlLost",
+        "historyDepth",
+        "automata",
+        "mechanics",
+    }
+)
+_AUTOMATON_KEYS = frozenset(
+    {"id", "subject", "property", "pattern", "phase", "active", "carriers", "instanceIds", "next"}
+)
 
 #: Directions in search order; a direction's index is its position here.
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
@@ -137,8 +159,26 @@ class CompactLevel:
                 entity beyond ``id, kind, noun|text, x, y`` (spec 04: hidden FRAIL
                 state fails closed).
         """
-        phases = [entry["phase"] for entry in state.get("automata", [])]
-        return self.codec.encode(self.codec.vector_of_records(state["entities"], phases))
+        problems = [
+            Problem(pointer(key), "unknown-field", f"'{key}' is not part of a position")
+            for key in state
+            if key not in _STATE_KEYS
+        ]
+        entries = state.get("automata", [])
+        for n, entry in enumerate(entries):
+            problems += [
+                Problem(
+                    pointer("automata", n, key),
+                    "unknown-field",
+                    f"'{key}' is not part of an automaton's state",
+                )
+                for key in entry
+                if key not in _AUTOMATON_KEYS
+            ]
+        if problems:
+            raise ValidationError(x.located(pack=None, level=self.level.id) for x in problems)
+        phases = [entry.get("phase") for entry in entries]
+        return self.codec.encode(self.codec.vector_of_records(state.get("entities", []), phases))
 
     def describe(self, key: int) -> dict[str, Any]:
         """A position in the public state record's terms (``Game.state()`` keys).

@@ -1,0 +1,196 @@
+"""The level-bound codec and the cached rule meanings of the compact path (spec 04,
+"Solver transitions include frail state" and "Hidden FRAIL state fails closed")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Game, ValidationError, load_level
+from engine.compact import DIRECTIONS, CompactLevel
+from tests.support import grid_level, ids_of, keke_corpus, keke_level
+
+FRAIL_MAP = [
+    {"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": {"DRIFT": "WATER"}}
+]
+
+
+def test_frail_map_tokens_are_in_the_codec_even_when_no_object_has_them() -> None:
+    level = grid_level(["BABA IS YOU", "DRIFT IS FRAIL", "baba . ."], mechanics=FRAIL_MAP)
+    codec = CompactLevel(level).codec
+    assert {"DRIFT", "WATER"} <= set(codec.nouns)
+    assert "FRAIL" not in codec.nouns
+
+
+def test_keys_round_trip_and_decode_to_the_public_pieces() -> None:
+    for record in keke_corpus()["levels"][:20]:
+        level = load_level(keke_level(record))
+        compact, game = CompactLevel(level), Game(level)
+        key = compact.start_key
+        for letter in record["solution"]:
+            game.step(letter)
+            out = compact.step(key, "UDLR".index(letter))
+            assert out is not None
+            key = out.key
+            p = compact.codec.decode(key)
+            assert compact.codec.encode(p) == key
+            assert compact.describe(key)["entities"] == game.state()["entities"]
+
+
+def test_an_untouched_board_has_a_small_key() -> None:
+    # keys are XOR deltas from the settled start, most-moved slots first
+    rows = ["BABA IS YOU . . . . .", *[". . . . . . . ."] * 6, "wall " * 7 + "baba"]
+    compact = CompactLevel(grid_level(rows))
+    assert compact.start_key == 0
+    out = compact.step(
+        compact.start_key, DIRECTIONS.index(next(d for d in DIRECTIONS if d.label == "up"))
+    )
+    assert out is not None
+    assert out.key.bit_length() <= 8  # only the first slot (baba's cell) differs
+
+
+def test_phase_and_chain_stage_are_part_of_the_key() -> None:
+    level = grid_level(
+        ["BABA IS YOU .", "SAND IS FRAIL .", "ROCK IS TICK .", "sand rock . baba"],
+        mechanics=[
+            {
+                "id": "frail",
+                "type": "frail",
+                "version": 1,
+                "state": "derived",
+                "leaves": {"SAND": "SHOAL"},
+            }
+        ],
+        automata=[
+            {"id": "clock", "property": "TICK", "pattern": [{"action": "wait"}, {"action": "wait"}]}
+        ],
+    )
+    compact = CompactLevel(level)
+    state = Game(level).state()
+    sand = ids_of(level, "sand")[0]
+    keys = set()
+    for phase in (0, 1):
+        for noun in ("SAND", "SHOAL"):
+            entities = [dict(e, noun=noun) if e["id"] == sand else e for e in state["entities"]]
+            automata = [dict(state["automata"][0], phase=phase)]
+            keys.add(compact.key_of({"entities": entities, "automata": automata}))
+    assert len(keys) == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer"),
+    [
+        (lambda s: s["entities"][-1].update(leaves={"DRIFT": "WATER"}), "/entities/4/leaves"),
+        (lambda s: s.update(crumbles=2), "/crumbles"),
+        (lambda s: s["automata"].append({"id": "x", "phase": 0}), "/automata"),
+        (lambda s: s["entities"][-1].update(noun="LAVA"), "/entities/4/noun"),
+        (lambda s: s["entities"][-1].update(x=99), "/entities/4"),
+    ],
+)
+def test_hidden_or_impossible_state_fails_closed(change: Any, pointer: str) -> None:
+    level = grid_level(["BABA IS YOU", ". drift baba"], mechanics=FRAIL_MAP)
+    compact = CompactLevel(level)
+    state = Game(level).state()
+    compact.key_of(state)  # the state itself is fine
+    change(state)
+    with pytest.raises(ValidationError) as caught:
+        compact.key_of(state)
+    assert [p.pointer for p in caught.value.errors] == [pointer]
+
+
+def test_rule_complexity_rejects_the_turn_as_the_public_engine_does() -> None:
+    # pushing IS into the gap completes a line of 17 stacked subjects: 2^17 readings
+    cells = " AND ".join(["ROCK+FLAG"] * 17).split()
+    width = len(cells) + 2
+    rows = [
+        " ".join(["."] * len(cells) + ["baba", "."]),
+        " ".join(["."] * len(cells) + ["IS", "."]),
+        " ".join([*cells, ".", "YOU"]),
+        " ".join(["BABA", "IS", "YOU"] + ["."] * (width - 3)),
+    ]
+    level = load_level(grid_level(rows))
+    game, compact = Game(level), CompactLevel(level)
+    down = next(k for k, d in enumerate(DIRECTIONS) if d.label == "down")
+    event = game.step(DIRECTIONS[down]).to_dict()
+    assert event["accepted"] is False
+    assert event["blocked"][0]["reason"] == "rule-complexity"
+    assert compact.step(compact.start_key, down) is None
+    # the same words one cell short of the gap are fine both ways
+    left = next(k for k, d in enumerate(DIRECTIONS) if d.label == "left")
+    assert game.step(DIRECTIONS[left]).accepted
+    assert compact.step(compact.start_key, left) is not None
+
+
+def rule_meaning_matches(level: dict[str, Any]) -> CompactLevel:
+    compact = CompactLevel(level)
+    p = compact.codec.decode(compact.start_key)
+    assert compact.meanings.of(p) is compact.meanings.direct(p)
+    return compact
+
+
+def test_cached_lines_keep_the_public_order_of_transformations() -> None:
+    # horizontal before vertical from one first word; an upper row before a lower one,
+    # although the lower sentence's words have the lower ids
+    level = grid_level([". . . .", ". . . .", "BABA IS KEKE .", "IS . . .", "ROCK . . ."])
+    lower = level["entities"]
+    upper = [
+        {"kind": "word", "text": t, "x": x, "y": 0} for x, t in enumerate(("BABA", "IS", "FLAG"))
+    ]
+    baba = [
+        {"kind": "object", "noun": "BABA", "x": 3, "y": 4},
+        {"kind": "word", "text": "YOU", "x": 3, "y": 3},
+    ]
+    entities = [dict(e) for e in lower + upper + baba]
+    for n, e in enumerate(entities, start=1):
+        e["id"] = n
+    level["entities"] = entities
+    compact = rule_meaning_matches(level)
+    assert compact.describe(compact.start_key)["entities"][-2]["noun"] == "FLAG"
+    entities = [e for e in entities if e["y"] != 0]
+    compact = rule_meaning_matches(
+        {**level, "entities": entities}
+    )  # horizontal KEKE before vertical ROCK
+    assert [
+        e["noun"] for e in compact.describe(compact.start_key)["entities"] if e["kind"] == "object"
+    ] == ["KEKE"]
+
+
+def test_a_line_whose_bound_exceeds_the_budget_goes_to_the_public_parser() -> None:
+    head = ["BABA", "IS", "YOU", "ROCK", "IS", "PUSH", "FLAG", "IS", "WIN", "KEKE", "IS", "STOP"]
+    row = head + ["ROCK"] * (128 - len(head))
+    entities = [
+        {"id": n, "kind": "word", "text": t, "x": n - 1, "y": 0} for n, t in enumerate(row, start=1)
+    ]
+    entities.append({"id": 200, "kind": "object", "noun": "BABA", "x": 0, "y": 1})
+    compact = rule_meaning_matches({"id": "long", "width": 128, "height": 2, "entities": entities})
+    assert compact.describe(compact.start_key)["controlLost"] is False
+
+
+WORDS = ("BABA", "ROCK", "FLAG", "IS", "IS", "AND", "YOU", "PUSH", "STOP", "WIN", "SINK")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(WORDS), st.integers(0, 5), st.integers(0, 5)),
+        min_size=1,
+        max_size=24,
+    )
+)
+def test_cached_line_meanings_equal_the_public_parser(words: list[tuple[str, int, int]]) -> None:
+    """Rules read line by line from the cache mean what the public parser's rules mean."""
+    entities = [{"kind": "word", "text": t, "x": x, "y": y} for t, x, y in words]
+    entities.append({"kind": "object", "noun": "BABA", "x": 0, "y": 0})
+    for n, e in enumerate(entities, start=1):
+        e["id"] = n
+    compact = CompactLevel({"id": "w", "width": 6, "height": 6, "entities": entities})
+    p = compact.codec.decode(compact.start_key)
+    assert compact.meanings.of(p) is compact.meanings.direct(p)
+    # the same words in another order, from a warm cache
+    p2 = list(p)
+    lo, hi = compact.codec.word_lo, compact.codec.word_hi
+    p2[lo:hi] = reversed(p[lo:hi])
+    assert compact.meanings.of(p2) is compact.meanings.direct(p2)
