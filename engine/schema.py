@@ -179,14 +179,6 @@ def _passes(check: Check, data: object) -> bool:
         return False
 
 
-def is_valid(name: str, data: object) -> bool:
-    """Whether ``data`` satisfies the checked-in schema ``name``."""
-    compiled = _compiled(name)
-    if compiled is not None:
-        return _passes(compiled.check, data)
-    return not schema_problems(name, data)
-
-
 def schema_problems(name: str, data: object) -> list[Problem]:
     """Every structural problem of ``data`` against schema ``name``, sorted by path.
 

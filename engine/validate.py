@@ -84,19 +84,38 @@ def _build_level(doc: Any, prefix: str = "") -> tuple[Level | None, list[Problem
     try:
         return Level.model_validate(doc), []
     except PydanticError as exc:  # the schema lets nothing through that fails here; stay located
-        return None, model_problems(exc, prefix)
+        return None, model_problems(exc, doc, prefix)
 
 
-def model_problems(exc: PydanticError, prefix: str = "") -> list[Problem]:
+def model_problems(exc: PydanticError, doc: Any, prefix: str = "") -> list[Problem]:
     """A pydantic error as located problems (the schema should have caught it first)."""
     return [
         Problem(
-            prefix + pointer(*(part for part in e["loc"] if part != "[key]")),
+            prefix + pointer(*_document_path(doc, e["loc"])),
             "wrong-type" if e["type"].endswith("_type") else "invalid-value",
             e["msg"],
         )
         for e in exc.errors(include_url=False, include_input=False)
     ]
+
+
+def _document_path(doc: Any, loc: tuple[Any, ...]) -> list[Any]:
+    """The parts of a pydantic location that exist in the document.
+
+    Pydantic adds the tag of a discriminated union (``object``, ``move``) and
+    ``[key]`` to its locations; neither is a place in the document.
+    """
+    path: list[Any] = []
+    current = doc
+    for index, part in enumerate(loc):
+        in_map = isinstance(current, Mapping) and part in current
+        in_list = isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current)
+        if in_map or in_list:
+            current = current[part]
+        elif index < len(loc) - 1 or part == "[key]":
+            continue  # a tag or a key marker: not part of the document
+        path.append(part)
+    return path
 
 
 def level_problems(level: Level, nouns: frozenset[str] | None = None) -> list[Problem]:
@@ -308,7 +327,7 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
     try:  # levels are already models: pydantic keeps them as they are
         return Pack.model_validate({**doc, "levels": built}), []
     except PydanticError as exc:
-        return None, [p.located(pack=pack_name, level=None) for p in model_problems(exc)]
+        return None, [p.located(pack=pack_name, level=None) for p in model_problems(exc, doc)]
 
 
 def _size_problems(levels: list[Any]) -> list[Problem]:

@@ -193,3 +193,10 @@ def test_the_tutorial_shows_its_mechanics_happening() -> None:
     assert any(a["action"] == "move" and a["to"] for e in events["clockwork"] for a in e["automated"])
     crumbles = [c for e in events["crumbling-bridge"] for c in e["crumbled"]]
     assert [(c["from"], c["to"]) for c in crumbles] == [("DRIFT", "WATER"), ("DRIFT", "WATER")]
+
+
+def test_a_file_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(DOC), encoding="utf-8")
+    monkeypatch.setattr("engine.packs.MAX_PACK_BYTES", 100)
+    assert errors(path) == [("big", None, "", "bad-size")]

@@ -233,3 +233,19 @@ def test_whole_numbers_written_as_floats_are_integers() -> None:
     assert (x, type(x)) == (2, int)
     doc["levels"][0]["entities"][0]["x"] = True
     assert pack_errors(doc) == [("test", "one", "/levels/0/entities/0/x", "wrong-type")]
+
+
+def test_errors_of_the_models_themselves_are_located() -> None:
+    # The schema catches these first; model_problems keeps a model-only failure located.
+    from pydantic import ValidationError as PydanticError
+
+    from engine.model import Level
+    from engine.validate import model_problems
+
+    bad = level()
+    bad["entities"][0]["x"] = "far"
+    bad["title"] = None
+    with pytest.raises(PydanticError) as caught:
+        Level.model_validate(bad)
+    found = [(p.pointer, p.code) for p in model_problems(caught.value, bad, "/levels/4")]
+    assert found == [("/levels/4/title", "invalid-value"), ("/levels/4/entities/0/x", "wrong-type")]
