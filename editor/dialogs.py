@@ -29,6 +29,10 @@ class Dialogs(Protocol):
 
     def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None: ...
 
+    def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
+        """Whether the author trusts ``folder`` to run its ``pack.py`` (asked once per folder)."""
+        ...
+
     def show_problems(
         self, parent: QWidget, source: str, problems: list[engine.Problem], *, can_repair: bool,
         repair_notes: list[str],
@@ -77,6 +81,19 @@ class QtDialogs:
             if chosen and not chosen.endswith(".json"):
                 chosen += ".json"
         return Path(chosen) if chosen else None
+
+    def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(
+            parent,
+            "Run this pack's Python code?",
+            f"{folder}\n\nThis pack folder builds its levels with pack.py, a Python program that "
+            "runs with your permissions. Open it only if you wrote it or trust its author.\n\n"
+            "Trust this folder? Rulegrid remembers your answer for this folder.",
+            buttons.Yes | buttons.No,
+            buttons.No,
+        )
+        return answer == buttons.Yes
 
     def show_problems(
         self, parent: QWidget, source: str, problems: list[engine.Problem], *, can_repair: bool,

@@ -16,7 +16,13 @@ from PySide6.QtWidgets import QWidget
 import engine
 from editor.dialogs import Dialogs
 from editor.pack_document import PackDocument
-from editor.pack_io import RepairImpossibleError, open_pack, read_for_repair, save_pack
+from editor.pack_io import (
+    RepairImpossibleError,
+    is_generated_pack,
+    open_pack,
+    read_for_repair,
+    save_pack,
+)
 from editor.session import Session
 from editor.settings import EditorSettings
 
@@ -63,11 +69,16 @@ class PackFiles(QObject):
         path = Path(path)
         if ask_first and not self.maybe_keep_changes():
             return False
-        result = open_pack(path)
+        trust = self._trust(path)
+        if trust is None:
+            self._status(f"Did not open {path.name}: its pack.py was not trusted")
+            return False
+        result = open_pack(path, trust=trust)
         if result.document is not None:
             self._adopt(result.document, path)
             self.problems = []
-            self._status(f"Opened {path.name}: {len(result.document.levels)} levels")
+            generated = " (built by pack.py: saving writes a new data pack)" if trust else ""
+            self._status(f"Opened {path.name}: {len(result.document.levels)} levels{generated}")
             return True
         try:
             repaired, notes = read_for_repair(path)
@@ -82,6 +93,21 @@ class PackFiles(QObject):
         self._adopt(repaired, path)
         self.problems = result.problems
         self._status(f"Opened {path.name} for repair: {len(result.problems)} problems to fix")
+        return True
+
+    def _trust(self, path: Path) -> bool | None:
+        """False for data packs; for a ``pack.py`` folder, True once trusted, None when refused.
+
+        The author is asked once per folder; the answer "yes" is remembered.
+        """
+        if not is_generated_pack(path):
+            return False
+        folder = str(path.resolve())
+        if self._settings.is_trusted(folder):
+            return True
+        if not self._dialogs.ask_trust_folder(self._window, path):
+            return None
+        self._settings.trust_folder(folder)
         return True
 
     def _adopt(self, document: PackDocument, path: Path) -> None:

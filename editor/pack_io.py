@@ -22,6 +22,7 @@ import engine
 from editor.pack_document import PackDocument
 
 PACK_FILE = "pack.json"
+PACK_MODULE = "pack.py"
 
 
 class RepairImpossibleError(ValueError):
@@ -40,12 +41,24 @@ def is_folder_pack(path: Path) -> bool:
     return path.is_dir()
 
 
-def open_pack(path: Path) -> OpenResult:
-    """Validate the whole pack with the engine; every problem comes back located."""
+def is_generated_pack(path: Path) -> bool:
+    """A folder whose levels come from a ``pack.py`` program rather than from data."""
+    return path.is_dir() and (path / PACK_MODULE).is_file()
+
+
+def open_pack(path: Path, *, trust: bool = False) -> OpenResult:
+    """Validate the whole pack with the engine; every problem comes back located.
+
+    A pack built by a trusted ``pack.py`` opens without a file of its own: saving it
+    writes a new data pack, because the folder's program would win over the data
+    on the next open.
+    """
     try:
-        pack = engine.load_pack(path)
+        pack = engine.load_pack(path, trust=trust)
     except engine.ValidationError as exc:
         return OpenResult(None, list(exc.errors))
+    if is_generated_pack(path):
+        return OpenResult(PackDocument.from_pack(pack))
     return OpenResult(PackDocument.from_pack(pack, path=path, folder=path.is_dir()))
 
 

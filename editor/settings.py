@@ -40,6 +40,22 @@ class EditorSettings:
     def remove_recent_pack(self, path: str) -> None:
         self._store.setValue("files/recent_packs", [p for p in self.recent_packs if p != path])
 
+    # -------------------------------------------------------- trusted folders
+    @property
+    def trusted_folders(self) -> list[str]:
+        """Pack folders whose ``pack.py`` the author allowed to run (resolved paths)."""
+        value = self._store.value("files/trusted_folders", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(p) for p in value] if isinstance(value, list) else []
+
+    def is_trusted(self, folder: str) -> bool:
+        return folder in self.trusted_folders
+
+    def trust_folder(self, folder: str) -> None:
+        if not self.is_trusted(folder):
+            self._store.setValue("files/trusted_folders", [*self.trusted_folders, folder])
+
     # ------------------------------------------------------------- appearance
     @property
     def theme(self) -> str:

@@ -24,6 +24,7 @@ class ScriptedDialogs:
     noun: tuple[str, NounSpec] | None = None
     pack_properties: PackProperties | None = None
     confirm_answer: bool = True
+    trust_answer: bool = False
     asked: list[tuple[str, Any]] = field(default_factory=list)
     problems_shown: list[list[engine.Problem]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -39,6 +40,10 @@ class ScriptedDialogs:
     def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
         self.asked.append(("save", folder))
         return self.save_path
+
+    def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
+        self.asked.append(("trust", folder))
+        return self.trust_answer
 
     def show_problems(self, parent: QWidget, source: str, problems: list[engine.Problem], *,
                       can_repair: bool, repair_notes: list[str]) -> bool:
