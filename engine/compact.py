@@ -92,7 +92,9 @@ class CompactLevel(TurnResolver):
             if cell != codec.gone:
                 self._occ_start[cell] = (*self._occ_start.get(cell, ()), s)
         self._stacked_start = [cell for cell, here in self._occ_start.items() if len(here) > 1]
-        self._views: dict[tuple[Meaning, bytes | tuple[int, ...]], tuple[list[int], list[int]]] = {}
+        self._views: dict[
+            tuple[Meaning, bytes | tuple[int, ...]], tuple[list[int], list[int], list[int]]
+        ] = {}
         self._no_walk = CARRY | (FRAILS if self._leaves is not None else 0)
 
     def rules(self, key: int) -> tuple[Rule, ...]:
@@ -194,8 +196,9 @@ class CompactLevel(TurnResolver):
         )
         if view is None:
             view = self._view(meaning, nouns)
-        bits, you = view
+        bits, you, linked = view
         movers = [s for s in you if p[s] != gone]
+        links = any(p[s] != gone for s in linked)
         pending = False
         union = meaning.union
         if union & (SINKS | DEFEATS):
@@ -208,20 +211,22 @@ class CompactLevel(TurnResolver):
                 )
                 for here in map(occ.__getitem__, cells)
             )
-        simple = (
-            len(movers) == 1 and not pending and not meaning.links and not union & self._no_walk
-        )
-        return Expansion(key, p, occ, meaning, bits, movers, pending, simple)
+        simple = bool(movers) and not pending and not links and not union & self._no_walk
+        return Expansion(key, p, occ, meaning, bits, movers, pending, links, simple)
 
-    def _view(self, meaning: Meaning, nouns: list[int]) -> tuple[list[int], list[int]]:
-        """Each slot's bits and the slots that are YOU, for one meaning and one set of nouns."""
+    def _view(self, meaning: Meaning, nouns: list[int]) -> tuple[list[int], list[int], list[int]]:
+        """Each slot's bits, the YOU slots and the slots whose noun has a link.
+
+        For one meaning and one set of nouns; few positions differ in either.
+        """
         bits = list(map(meaning.flags.__getitem__, nouns))
         you = [s for s in self.codec.objects if bits[s] & YOUS]
+        linked = [s for s in self.codec.objects if nouns[s] in meaning.links]
         if len(self._views) >= 1 << 12:
             self._views.clear()
         key: bytes | tuple[int, ...] = bytes(nouns) if self.codec.itemsize == 1 else tuple(nouns)
-        self._views[(meaning, key)] = (bits, you)
-        return bits, you
+        self._views[(meaning, key)] = (bits, you, linked)
+        return bits, you, linked
 
     def successor(
         self, ex: Expansion, d: int, crumbled: Crumbles | None = None
@@ -253,6 +258,8 @@ class CompactLevel(TurnResolver):
         one entity and loses one, so no other contact can start, no word moves and
         (``ex.simple``) no link, carrier or FRAIL object can act.
         """
+        if len(ex.movers) > 1:
+            return self._walk_apart(ex, d)
         p, occ, bits, m = ex.p, ex.occ, ex.bits, ex.movers[0]
         nxt, shift = self._next[d], self._shift
         a = p[m]
@@ -293,3 +300,29 @@ class CompactLevel(TurnResolver):
             if not f & PUSHES:
                 return _GENERAL
             cell = after
+
+    def _walk_apart(self, ex: Expansion, d: int) -> Successor | object | None:
+        """Several YOU objects, each into an empty cell or against the edge.
+
+        Movers in distinct cells that step into cells empty at the start cannot
+        meet, push or block one another, so their order does not matter and each
+        is one XOR; anything else (a stack of movers, an occupied cell ahead) is
+        resolved in full.
+        """
+        p, occ, nxt, shift = ex.p, ex.occ, self._next[d], self._shift
+        key = ex.key
+        origins = set()
+        for m in ex.movers:
+            a = p[m]
+            if a in origins:
+                return _GENERAL
+            origins.add(a)
+            b = nxt[a]
+            if b < 0:
+                continue  # blocked by the edge: it stays, the others may still move
+            if occ.get(b):
+                return _GENERAL
+            key ^= (a ^ b) << shift[m]
+        if key == ex.key:
+            return None
+        return Successor(key, False, True)

@@ -52,6 +52,7 @@ class Expansion:
     bits: list[int]  # property bits of every slot under ``meaning``
     movers: list[int]  # YOU objects
     pending: bool  # a contact the position's own rules would resolve (only after a word sank)
+    links: bool  # some object's noun has a transformation link under ``meaning``
     simple: bool  # one mover, and no link, carrier, FRAIL or pending contact: walks are arithmetic
 
 
@@ -109,7 +110,7 @@ class TurnResolver:
             meaning = found
         stale = meaning is not first  # ex.bits no longer describe the slots
         done: set[int] = set()  # objects that used their noun link this turn
-        if meaning.links and self._transform(p, meaning, done):
+        if (ex.links or stale) and meaning.links and self._transform(p, meaning, done):
             stale = True
         if self._beats and meaning.union >= CARRY:
             bits = self._bits(p, meaning) if stale else ex.bits

@@ -1,19 +1,47 @@
-"""The best-first solver's estimate of how far a position is from a win.
+"""The best-first solver's estimate ``h`` of how far a position is from a win.
 
-``h`` is the Manhattan distance from the nearest YOU object to the nearest WIN
-object when both exist. Without a WIN object the level must first be rewritten, so
-``h`` is ``width + height`` (more than any walk) plus the distance from a YOU object
-to the nearest word, which steers the search towards the words.
+Two ways to win are estimated and the cheaper one counts:
 
-It is a guide, not a bound: a push can change every rule at once, so ``h`` can
-overestimate, and the search weights it twice (``f = moves + 2 * h``). That is why
-best-first solutions are not always shortest; breadth-first ones are.
+* **Walk**: the cost of walking a YOU object to a WIN object over a cost map of
+  the board: a step costs 1, entering a cell with a pushed entity 2, with a SINK or
+  DEFEAT object ``HAZARD`` (someone must first sink something into it or change a
+  rule) and with a STOP object ``WALL``. The map is computed from the WIN objects
+  outwards and cached per layout of WIN, hazard, STOP and pushed cells, which few
+  turns change.
+* **Rewrite**: the cost of forming ``N IS WIN`` (for a noun ``N`` that has objects)
+  in a line through one of its words already on the board: for each placement, the
+  Manhattan distances the two other words must travel, plus the walk from YOU to
+  the nearest ``N`` object unless ``N`` is YOU itself. Cached per word layout.
+
+``h`` is a guide, not a bound: pushing a word can change every rule at once and
+walls are not always walls, so it can overestimate, and best-first solutions are
+not always shortest (breadth-first ones are).
 """
 
 from __future__ import annotations
 
-from engine.codec import WINS, YOUS
+from dataclasses import dataclass
+
 from engine.compact import CompactLevel
+from engine.compact_rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, YOUS, Meaning
+from engine.tokens import IS, WIN
+
+HAZARD = 6
+WALL = 12
+_LIMIT = 1 << 16
+
+
+@dataclass(slots=True)
+class _View:
+    """The slots of each role under one meaning and one set of nouns."""
+
+    you: list[int]
+    win: list[int]
+    hazards: list[int]
+    walls: list[int]
+    pushed: list[int]  # PUSH objects, then every word
+    you_nouns: set[int]
+    by_noun: dict[int, list[int]]
 
 
 class Heuristic:
@@ -22,32 +50,254 @@ class Heuristic:
     def __init__(self, compact: CompactLevel) -> None:
         self.compact = compact
         c = compact.codec
+        self.codec = c
+        self.width = c.width
         self.xy = [(cell % c.width, cell // c.width) for cell in range(c.cells)]
-        self.far = c.width + c.height
+        self.far = 2 * (c.width + c.height) + WALL
+        self._maps: dict[tuple[object, ...], list[int]] = {}
+        self._plans: dict[bytes, list[tuple[int, int, tuple[int, ...]]]] = {}
+        self._can: dict[int, int] = {}
+        self._views: dict[tuple[Meaning, bytes | tuple[int, ...]], _View] = {}
+        self._neighbours = [
+            [n for n in (nxt[cell] for nxt in compact._next) if n >= 0] for cell in range(c.cells)
+        ]
+        self._nouns = {text: c.noun_index[text] for text in c.texts if text in c.noun_index}
 
     def of(self, key: int) -> int:
-        compact = self.compact
-        c = compact.codec
+        c = self.codec
         p = c.decode(key)
-        meaning = compact.meanings.of(p)
+        meaning = self.compact.meanings.of(p)
         if meaning is None:
-            return self.far * 2
-        flags, nb, gone, xy = meaning.flags, c.noun_base, c.gone, self.xy
-        you: list[tuple[int, int]] = []
-        win: list[tuple[int, int]] = []
-        for s in c.objects:
-            cell = p[s]
-            if cell != gone:
-                bits = flags[p[nb + s]]
-                if bits & YOUS:
-                    you.append(xy[cell])
-                if bits & WINS:
-                    win.append(xy[cell])
+            return self.far
+        nouns = p[c.noun_base : c.noun_base + c.n]
+        view = self._views.get((meaning, bytes(nouns) if c.itemsize == 1 else tuple(nouns)))
+        if view is None:
+            view = self._view(meaning, nouns)
+        at = p.__getitem__
+        gone = c.gone
+        you = [cell for cell in map(at, view.you) if cell != gone]
         if not you:
-            return self.far * 2
-        if win:
-            return min(abs(ax - bx) + abs(ay - by) for ax, ay in you for bx, by in win)
-        words = [xy[p[s]] for s in range(c.word_lo, c.word_hi) if p[s] != gone]
-        if not words:
-            return self.far * 2
-        return self.far + min(abs(ax - bx) + abs(ay - by) for ax, ay in you for bx, by in words)
+            return self.far
+        best = self.far
+        win = tuple(map(at, view.win))
+        if any(cell != gone for cell in win):
+            layout = (
+                win,
+                tuple(map(at, view.hazards)),
+                tuple(map(at, view.walls)),
+                tuple(map(at, view.pushed)),
+            )
+            costs = self._maps.get(layout)
+            if costs is None:
+                costs = self._map(*([cell for cell in group if cell != gone] for group in layout))
+                if len(self._maps) >= _LIMIT:
+                    self._maps.clear()
+                self._maps[layout] = costs
+            start = min(you, key=costs.__getitem__)
+            best = costs[start]
+            if view.hazards and best < self.far:
+                best += self._deliveries(p, view, costs, start)
+        for words, noun, movers in self._rewrites(p):
+            if words + 1 >= best:
+                break
+            if not words:
+                continue  # the sentence stands: its WIN objects are in the walk above
+            reach = min(self._manhattan(a, b) for a in you for b in movers) if movers else 0
+            if noun in view.you_nouns:
+                best = min(best, words + reach + 1)
+            else:
+                there = [cell for cell in map(at, view.by_noun.get(noun, ())) if cell != gone]
+                if there:
+                    walk = min(self._manhattan(a, b) for a in you for b in there)
+                    best = min(best, words + max(walk, reach) + 1)
+        return best
+
+    def _view(self, meaning: Meaning, nouns: list[int]) -> _View:
+        """Which slots play which role, for one meaning and one set of nouns."""
+        c = self.codec
+        flags = meaning.flags
+        view = _View([], [], [], [], list(range(c.word_lo, c.word_hi)), set(), {})
+        for s in c.objects:
+            noun = nouns[s]
+            bits = flags[noun]
+            view.by_noun.setdefault(noun, []).append(s)
+            if bits & YOUS:
+                view.you.append(s)
+                view.you_nouns.add(noun)
+            if bits & WINS:
+                view.win.append(s)
+            if bits & (SINKS | DEFEATS):
+                view.hazards.append(s)
+            if bits & BLOCKS:
+                view.walls.append(s)
+            elif bits & PUSHES:
+                view.pushed.append(s)
+        if len(self._views) >= _LIMIT:
+            self._views.clear()
+        self._views[(meaning, bytes(nouns) if c.itemsize == 1 else tuple(nouns))] = view
+        return view
+
+    def _deliveries(self, p: list[int], view: _View, costs: list[int], cell: int) -> int:
+        """How far pushed things are from the hazards on the cheapest walk from ``cell``.
+
+        Following the cost map downhill gives one cheapest walk; each hazard on it
+        must be cleared by sinking something into it, so the distance from the
+        nearest pushed thing to it is work still to do.
+        """
+        gone = self.codec.gone
+        hazards = {p[s] for s in view.hazards} - {gone}
+        pushed = [cell for cell in map(p.__getitem__, view.pushed) if cell != gone]
+        extra = 0
+        neighbours = self._neighbours
+        while costs[cell] > 0:
+            cell = min(neighbours[cell], key=costs.__getitem__)
+            if cell in hazards and pushed:
+                extra += min(self._manhattan(cell, other) for other in pushed) - 1
+        return extra
+
+    def _manhattan(self, a: int, b: int) -> int:
+        (ax, ay), (bx, by) = self.xy[a], self.xy[b]
+        return abs(ax - bx) + abs(ay - by)
+
+    def _map(
+        self, win: list[int], hazards: list[int], walls: list[int], pushed: list[int]
+    ) -> list[int]:
+        """Cheapest cost from every cell to a WIN object (Dijkstra over small weights)."""
+        enter = [1] * self.codec.cells
+        for cell in pushed:
+            enter[cell] = 2
+        for cell in hazards:
+            enter[cell] = HAZARD
+        for cell in walls:
+            enter[cell] = WALL
+        costs = [self.far] * self.codec.cells
+        buckets: list[list[int]] = [[] for _ in range(self.far + WALL + 1)]
+        for cell in win:
+            costs[cell] = 0
+            buckets[0].append(cell)
+        for cost, bucket in enumerate(buckets):
+            for cell in bucket:
+                if costs[cell] != cost:
+                    continue
+                # moving from a neighbour into ``cell`` costs what entering ``cell`` costs
+                step = cost + enter[cell] if cost else cost + 1
+                if step > self.far:
+                    continue
+                for n in self._neighbours[cell]:
+                    if step < costs[n]:
+                        costs[n] = step
+                        buckets[step].append(n)
+        return costs
+
+    def _rewrites(self, p: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(distance the words must travel, noun, cells of the words to move), cheapest first.
+
+        One entry per noun: its cheapest ``N IS WIN``.
+        """
+        c = self.codec
+        words = p[c.word_lo : c.word_hi]
+        key = bytes(words) if c.itemsize == 1 else b"".join(v.to_bytes(2, "little") for v in words)
+        plans = self._plans.get(key)
+        if plans is not None:
+            return plans
+        by_text: dict[str, list[int]] = {}
+        for s in range(c.word_lo, c.word_hi):
+            if p[s] != c.gone:
+                text = c.texts[s]
+                assert text is not None
+                by_text.setdefault(text, []).append(p[s])
+        found: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self._can = self._pushable_ways(p)
+        if IS in by_text and WIN in by_text:
+            for text, cells in by_text.items():
+                noun = self._nouns.get(text)
+                if noun is None:
+                    continue
+                roles = (cells, by_text[IS], by_text[WIN])
+                for cost, movers in self._placements(roles):
+                    if cost < found.get(noun, (self.far, ()))[0]:
+                        found[noun] = (cost, movers)
+        plans = sorted((cost, noun, movers) for noun, (cost, movers) in found.items())
+        if len(self._plans) >= _LIMIT:
+            self._plans.clear()
+        self._plans[key] = plans
+        return plans
+
+    def _placements(
+        self, roles: tuple[list[int], list[int], list[int]]
+    ) -> list[tuple[int, tuple[int, ...]]]:
+        """(cost, cells of the words to move) of the sentence laid through each word."""
+        width, height = self.width, self.codec.height
+        out = []
+        for anchor, cells in enumerate(roles):
+            for cell in cells:
+                x, y = self.xy[cell]
+                for dx, dy in ((1, 0), (0, 1)):
+                    x0, y0 = x - anchor * dx, y - anchor * dy
+                    x2, y2 = x0 + 2 * dx, y0 + 2 * dy
+                    if x0 < 0 or y0 < 0 or x2 >= width or y2 >= height:
+                        continue
+                    cost = 0
+                    movers = []
+                    for role, others in enumerate(roles):
+                        if role != anchor:
+                            tx, ty = x0 + role * dx, y0 + role * dy
+                            reachable = [o for o in others if self._may_reach(o, tx, ty)]
+                            if not reachable:
+                                break
+                            near = min(
+                                reachable,
+                                key=lambda o: abs(self.xy[o][0] - tx) + abs(self.xy[o][1] - ty),
+                            )
+                            far = abs(self.xy[near][0] - tx) + abs(self.xy[near][1] - ty)
+                            if far:
+                                cost += far
+                                movers.append(near)
+                    else:
+                        out.append((cost, tuple(movers)))
+        return out
+
+    def _may_reach(self, cell: int, tx: int, ty: int) -> bool:
+        x, y = self.xy[cell]
+        ways = self._can.get(cell, 0)
+        return bool(
+            (tx <= x or ways & 8)
+            and (tx >= x or ways & 4)
+            and (ty <= y or ways & 2)
+            and (ty >= y or ways & 1)
+        )
+
+    def _pushable_ways(self, p: list[int]) -> dict[int, int]:
+        """For each word cell, the directions its words could ever be pushed (bits U1 D2 L4 R8).
+
+        A greatest fixpoint: a push needs the pusher's cell on the board and not
+        held by a word that can never move, and the cell ahead on the board with
+        whatever words it holds able to move the same way. Objects are ignored
+        (rules can change what they do), so this only rules out the impossible.
+        """
+        c = self.codec
+        cells = {p[s] for s in range(c.word_lo, c.word_hi) if p[s] != c.gone}
+        steps = [nxt for nxt in self.compact._next]  # U D L R, as DIRECTIONS
+        back = [steps[1], steps[0], steps[3], steps[2]]
+        ways = dict.fromkeys(cells, 15)
+        changed = True
+        while changed:
+            changed = False
+            for cell in cells:
+                bits = ways[cell]
+                for d in range(4):
+                    bit = 1 << d
+                    if not bits & bit:
+                        continue
+                    behind, ahead = back[d][cell], steps[d][cell]
+                    if (
+                        behind < 0
+                        or ahead < 0
+                        or ways.get(behind, 15) == 0
+                        or (ahead in ways and not ways[ahead] & bit)
+                    ):
+                        bits &= ~bit
+                if bits != ways[cell]:
+                    ways[cell] = bits
+                    changed = True
+        return ways

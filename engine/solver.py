@@ -1,18 +1,34 @@
-"""``engine.solve``: breadth-first (shortest) or best-first search over compact states.
+"""``engine.solve``: search the compact positions of a level for a winning move string.
 
-Both strategies expand positions with :class:`engine.compact.CompactLevel`, which
+Strategies (``strategy=``):
+
+* ``"bfs"`` (the default): breadth-first. The first won successor is a shortest
+  solution; expanding every reachable position without one proves the level
+  unsolvable.
+* ``"best-first"``: weighted A*, expanding the lowest ``moves + weight * h`` first
+  (``h`` from :mod:`engine.search_heuristic`, ties to the lower ``h``, then to the
+  older position). Much faster on large levels; its solutions are not always
+  shortest, the more so the larger the weight.
+* ``"auto"``: breadth-first for :data:`AUTO_BFS_STATES` expansions, then A* with
+  weight 1 for :data:`AUTO_ASTAR_STATES`, then weight 5 for the rest of the
+  budget; each stage starts afresh. Cheap levels get a shortest solution, hard
+  ones a solution at all. ``SolveResult.shortest`` says which it is.
+
+Every stage expands positions with :class:`engine.compact.CompactLevel`, which
 resolves turns exactly as the public engine does. A won successor ends the search
-at once; a successor without a YOU object is a dead end and is never queued.
+at once; a successor without a YOU object is a dead end and is never queued. A
+search whose queue runs dry has expanded every reachable position, whatever its
+order, so any strategy may answer ``unsolvable``.
 
-Memory is what bounds a search, so the visited set holds only the positions' int
-keys (about 40 bytes each) and the search tree is two flat arrays, the parent
-index and the move of every queued position: no dict of tuples, no per-node
-object. ``bench/bench_solver.py`` measures the bytes per state.
+Memory bounds a search, so the visited set holds only the positions' int keys
+(about 40 bytes each) and the tree is flat arrays — the parent index and the move
+of every queued position — never a dict of tuples. ``bench/bench_solver.py``
+measures the bytes per state.
 
-Stopping: ``max_states`` (positions expanded), ``timeout`` (seconds) and
-``cancel`` are checked before every expansion, so a cancel is seen within one
-expansion (well under 100 ms even on a 128x128 board); ``progress`` is called at
-most once per ``progress_interval`` seconds.
+Stopping: ``max_states`` (positions expanded, over all stages), ``timeout``
+(seconds) and ``cancel`` are checked before every expansion, so a cancel is seen
+within one expansion (well under 100 ms even on a 128x128 board); ``progress`` is
+called at most once per ``progress_interval`` seconds.
 """
 
 from __future__ import annotations
@@ -31,6 +47,9 @@ from engine.model import Level
 from engine.search_heuristic import Heuristic
 
 DEFAULT_MAX_STATES = 1_000_000
+DEFAULT_WEIGHT = 5
+AUTO_BFS_STATES = 30_000
+AUTO_ASTAR_STATES = 60_000
 _LETTERS = "".join(d.letter for d in DIRECTIONS)
 
 
@@ -43,16 +62,20 @@ class SolveStatus(StrEnum):
 
 
 class Strategy(StrEnum):
-    BFS = "bfs"  # shortest solutions; proves unsolvability
-    BEST_FIRST = "best-first"  # weighted A*: faster on large levels, not always shortest
+    BFS = "bfs"
+    BEST_FIRST = "best-first"
+    AUTO = "auto"
 
 
 @dataclass(frozen=True, slots=True)
 class SolveResult:
     """The outcome of :func:`solve`.
 
-    ``states`` counts positions expanded; ``stopped_by`` names what stopped a
-    ``limit`` result (``"max-states"``, ``"timeout"`` or ``"cancel"``).
+    ``states`` counts positions expanded. ``strategy`` is the one that produced
+    the answer (for ``auto``, the stage that found it); ``shortest`` is true when
+    breadth-first found the solution, so no shorter one exists. ``stopped_by``
+    names what stopped a ``limit`` result: ``"max-states"``, ``"timeout"`` or
+    ``"cancel"``.
     """
 
     status: SolveStatus
@@ -60,6 +83,7 @@ class SolveResult:
     states: int
     seconds: float
     strategy: Strategy = Strategy.BFS
+    shortest: bool = False
     stopped_by: str | None = None
 
     @property
@@ -74,13 +98,14 @@ class SolveResult:
             "states": self.states,
             "seconds": round(self.seconds, 3),
             "strategy": str(self.strategy),
+            "shortest": self.shortest,
             "stoppedBy": self.stopped_by,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class SolveProgress:
-    """A progress report: positions expanded, queued and the current search depth."""
+    """A progress report: positions expanded and queued, and the depth reached."""
 
     states: int
     frontier: int
@@ -93,6 +118,7 @@ class _Flag(Protocol):
 
 
 Cancel = _Flag | Callable[[], bool]
+_Answer = tuple[SolveStatus, str, str | None]  # status, moves, stopped by
 
 
 def solve(
@@ -103,36 +129,54 @@ def solve(
     progress: Callable[[SolveProgress], None] | None = None,
     cancel: Cancel | None = None,
     strategy: Strategy | str = Strategy.BFS,
+    weight: int = DEFAULT_WEIGHT,
     progress_interval: float = 0.1,
 ) -> SolveResult:
     """Search for a winning move string from the level's settled start.
 
-    ``strategy="bfs"`` returns a shortest solution and proves unsolvability by
-    exhausting the reachable positions. ``strategy="best-first"`` expands the
-    position with the lowest ``moves + 2 * heuristic`` first (see
-    :mod:`engine.search_heuristic`); it usually needs far fewer expansions on
-    large levels but its solutions may be longer than the shortest.
     ``cancel`` is a ``threading.Event``-like object (``is_set()``) or a callable
-    returning true to stop.
+    returning true to stop; ``weight`` is best-first's weight on ``h``.
 
     Raises:
         ValidationError: the level is not valid.
-        ValueError: an unknown strategy or a negative bound.
+        ValueError: an unknown strategy, a negative bound or a weight below 1.
     """
     began = time.perf_counter()
     strategy = Strategy(strategy)
-    if max_states < 0 or (timeout is not None and timeout < 0):
-        raise ValueError("max_states and timeout must not be negative")
-    compact = CompactLevel(level)
-    search = _Search(compact, max_states, timeout, progress, cancel, progress_interval, began)
-    status, moves, stopped_by = search.bfs() if strategy is Strategy.BFS else search.best_first()
+    if max_states < 0 or (timeout is not None and timeout < 0) or weight < 1:
+        raise ValueError(
+            "max_states and timeout must not be negative, and weight must be at least 1"
+        )
+    search = _Search(
+        CompactLevel(level), max_states, timeout, progress, cancel, progress_interval, began
+    )
+    stages: list[tuple[Strategy, int, int]] = {  # (strategy, weight, expansions allowed)
+        Strategy.BFS: [(Strategy.BFS, 0, max_states)],
+        Strategy.BEST_FIRST: [(Strategy.BEST_FIRST, weight, max_states)],
+        Strategy.AUTO: [
+            (Strategy.BFS, 0, AUTO_BFS_STATES),
+            (Strategy.BEST_FIRST, 1, AUTO_ASTAR_STATES),
+            (Strategy.BEST_FIRST, DEFAULT_WEIGHT, max_states),
+        ],
+    }[strategy]
+    answer: _Answer = (SolveStatus.LIMIT, "", "max-states")
+    used = strategy
+    for used, stage_weight, allowed in stages:
+        search.cap = min(max_states, search.expanded + allowed)
+        answer = search.bfs() if used is Strategy.BFS else search.best_first(stage_weight)
+        if answer[2] != "stage":
+            break
+    status, moves, stopped_by = answer
+    if stopped_by == "stage":
+        stopped_by = "max-states"
+    shortest = status is SolveStatus.SOLVED and used is Strategy.BFS
     return SolveResult(
-        status, moves, search.expanded, time.perf_counter() - began, strategy, stopped_by
+        status, moves, search.expanded, time.perf_counter() - began, used, shortest, stopped_by
     )
 
 
 class _Search:
-    """The bookkeeping both strategies share: bounds, progress and the search tree."""
+    """What all strategies share: bounds, progress, the start and the search tree."""
 
     def __init__(
         self,
@@ -146,6 +190,7 @@ class _Search:
     ) -> None:
         self.compact = compact
         self.max_states = max_states
+        self.cap = max_states  # expansions allowed to the running stage
         self.deadline = None if timeout is None else began + timeout
         self.progress = progress
         self.cancelled = _cancel_check(cancel)
@@ -153,13 +198,14 @@ class _Search:
         self.began = began
         self.next_report = began + interval
         self.expanded = 0
-        self.parent = array("i", [-1])  # parent index of every queued position
-        self.via = bytearray(b"\xff")  # direction index that reached it
+        self.heuristic: Heuristic | None = None
+        self.parent = array("i")  # parent index of every queued position
+        self.via = bytearray()  # direction index that reached it
 
     def stop_reason(self, frontier: int, depth: int) -> str | None:
-        """Why to stop before the next expansion (None to go on); reports progress."""
-        if self.expanded >= self.max_states:
-            return "max-states"
+        """Why to stop before the next expansion (``None`` to go on); reports progress."""
+        if self.expanded >= self.cap:
+            return "max-states" if self.expanded >= self.max_states else "stage"
         if self.cancelled is not None and self.cancelled():
             return "cancel"
         if self.deadline is not None or self.progress is not None:
@@ -178,16 +224,18 @@ class _Search:
             index = self.parent[index]
         return "".join(reversed(letters))
 
-    def start(self) -> tuple[SolveStatus, str, str | None] | None:
+    def start(self) -> _Answer | None:
+        """The answer when the start decides (already won, no YOU); else a fresh tree."""
         compact = self.compact
         if compact.start_won:
             return SolveStatus.SOLVED, "", None
-        ex = compact.expansion(compact.start_key)
-        if not ex.movers:
+        if not compact.expansion(compact.start_key).movers:
             return SolveStatus.UNSOLVABLE, "", None
+        self.parent = array("i", [-1])
+        self.via = bytearray(b"\xff")
         return None
 
-    def bfs(self) -> tuple[SolveStatus, str, str | None]:
+    def bfs(self) -> _Answer:
         """Breadth-first: the first won successor is a shortest solution."""
         early = self.start()
         if early is not None:
@@ -197,15 +245,14 @@ class _Search:
         seen = {compact.start_key}
         queue = deque([compact.start_key])
         parent, via = self.parent, self.via
-        depth, layer_end = 0, 1
+        index, depth, layer_end = 0, 0, 1
         while queue:
             stop = self.stop_reason(len(queue), depth)
             if stop is not None:
                 return SolveStatus.LIMIT, "", stop
-            index = self.expanded
             if index == layer_end:
                 depth, layer_end = depth + 1, len(parent)
-            self.expanded = index + 1
+            self.expanded += 1
             ex = expansion(queue.popleft())
             for d in range(4):
                 out = successor(ex, d)
@@ -219,29 +266,35 @@ class _Search:
                     parent.append(index)
                     via.append(d)
                     queue.append(child)
+            index += 1
         return SolveStatus.UNSOLVABLE, "", None
 
-    def best_first(self) -> tuple[SolveStatus, str, str | None]:
-        """Weighted A*: expand the lowest ``moves + 2 * h`` first, ties oldest first."""
+    def best_first(self, weight: int) -> _Answer:
+        """Weighted A*: the lowest ``moves + weight * h`` first; positions are never reopened."""
         early = self.start()
         if early is not None:
             return early
         compact = self.compact
-        estimate = Heuristic(compact).of
+        if self.heuristic is None:
+            self.heuristic = Heuristic(compact)  # its caches serve every stage
+        estimate = self.heuristic.of
         successor, expansion = compact.successor, compact.expansion
         start = compact.start_key
         seen = {start}
-        depths = array("i", [0])
-        heap: list[tuple[int, int, int]] = [(2 * estimate(start), 0, start)]
+        moves = array("i", [0])
+        h = estimate(start)
+        heap: list[tuple[int, int, int, int]] = [(weight * h, h, 0, start)]
         parent, via = self.parent, self.via
+        deepest = 0
         while heap:
-            stop = self.stop_reason(len(heap), 0)
+            stop = self.stop_reason(len(heap), deepest)
             if stop is not None:
                 return SolveStatus.LIMIT, "", stop
-            _, index, key = heapq.heappop(heap)
+            _, _, index, key = heapq.heappop(heap)
             self.expanded += 1
             ex = expansion(key)
-            g = depths[index] + 1
+            g = moves[index] + 1
+            deepest = max(deepest, g)
             for d in range(4):
                 out = successor(ex, d)
                 if out is None:
@@ -253,8 +306,9 @@ class _Search:
                     seen.add(child)
                     parent.append(index)
                     via.append(d)
-                    depths.append(g)
-                    heapq.heappush(heap, (g + 2 * estimate(child), len(parent) - 1, child))
+                    moves.append(g)
+                    h = estimate(child)
+                    heapq.heappush(heap, (g + weight * h, h, len(parent) - 1, child))
         return SolveStatus.UNSOLVABLE, "", None
 
 
