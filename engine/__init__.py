@@ -24,6 +24,7 @@ from engine.packs import load_pack
 from engine.replay import format_moves, parse_moves, replay
 from engine.rules import PARSE_BUDGET, Rule
 from engine.share_codec import ShareError
+from engine.solver import SolveProgress, SolveResult, SolveStatus, Strategy, solve
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS
 from engine.validate import load_level
 
@@ -46,6 +47,10 @@ __all__ = [
     "Rule",
     "RuleComplexityError",
     "ShareError",
+    "SolveProgress",
+    "SolveResult",
+    "SolveStatus",
+    "Strategy",
     "TurnEvent",
     "ValidationError",
     "WaitStep",
@@ -56,4 +61,5 @@ __all__ = [
     "parse_moves",
     "replay",
     "share",
+    "solve",
 ]
