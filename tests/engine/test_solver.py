@@ -309,7 +309,8 @@ def test_progress_reports_states_frontier_and_depth() -> None:
     assert [r.states for r in reports] == list(range(300))
     assert all(r.frontier >= 1 for r in reports)
     depths = [r.depth for r in reports]
-    assert depths == sorted(depths) and depths[-1] > 1
+    assert depths == sorted(depths)
+    assert depths[-1] > 1
 
 
 @pytest.mark.parametrize(
