@@ -71,7 +71,8 @@ class Strategy(StrEnum):
 class SolveResult:
     """The outcome of :func:`solve`.
 
-    ``states`` counts positions expanded. ``strategy`` is the one that produced
+    ``states`` counts positions expanded and ``visited`` the distinct positions
+    kept (expanded or queued) by the last stage. ``strategy`` is the one that produced
     the answer (for ``auto``, the stage that found it); ``shortest`` is true when
     breadth-first found the solution, so no shorter one exists. ``stopped_by``
     names what stopped a ``limit`` result: ``"max-states"``, ``"timeout"`` or
@@ -85,6 +86,7 @@ class SolveResult:
     strategy: Strategy = Strategy.BFS
     shortest: bool = False
     stopped_by: str | None = None
+    visited: int = 0
 
     @property
     def length(self) -> int:
@@ -100,6 +102,7 @@ class SolveResult:
             "strategy": str(self.strategy),
             "shortest": self.shortest,
             "stoppedBy": self.stopped_by,
+            "visited": self.visited,
         }
 
 
@@ -170,8 +173,9 @@ def solve(
     if stopped_by == "stage":
         stopped_by = "max-states"
     shortest = status is SolveStatus.SOLVED and used is Strategy.BFS
+    seconds = time.perf_counter() - began
     return SolveResult(
-        status, moves, search.expanded, time.perf_counter() - began, used, shortest, stopped_by
+        status, moves, search.expanded, seconds, used, shortest, stopped_by, len(search.parent)
     )
 
 
