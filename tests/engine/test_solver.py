@@ -342,6 +342,7 @@ def test_result_record() -> None:
         "strategy",
         "shortest",
         "stoppedBy",
+        "visited",
     }
 
 
