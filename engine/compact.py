@@ -3,9 +3,9 @@
 :class:`CompactLevel` is what the solver drives: a settled position is an int key
 (:mod:`engine.codec`), its rules come from the public parser through
 :mod:`engine.compact_rules`, and :meth:`CompactLevel.successor` resolves one intent
-without event records. The most common turns — the one YOU object walking into an
-empty cell, onto a passive object, or pushing a line of single non-word objects —
-are key arithmetic (:meth:`CompactLevel._walk`); every other turn goes through the
+without event records. The most common turns — YOU objects stepping into empty
+cells, or the one YOU object stepping onto a passive object or pushing a line of
+single non-word objects — are key arithmetic (:meth:`CompactLevel._walk`); every other turn goes through the
 full phase order of :mod:`engine.compact_turn`. Parity with the public engine is
 tested step by step (tests/engine/test_parity.py).
 """
@@ -234,6 +234,8 @@ class CompactLevel(TurnResolver):
         """One turn from an expansion (``d`` indexes :data:`DIRECTIONS`); ``None`` if rejected.
 
         ``crumbled`` collects ``(id, from, to)`` per crumbled object, ascending id.
+        A key does not record ``won`` (a won position ends every search), so
+        unlike ``Game.step`` this does not refuse to move on from a won position.
         """
         if ex.simple:
             quick = self._walk(ex, d)

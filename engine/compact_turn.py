@@ -51,9 +51,9 @@ class Expansion:
     meaning: Meaning
     bits: list[int]  # property bits of every slot under ``meaning``
     movers: list[int]  # YOU objects
-    pending: bool  # a contact the position's own rules would resolve (only after a word sank)
+    pending: bool  # a contact its own rules would resolve: only a restored, unsettled position
     links: bool  # some object's noun has a transformation link under ``meaning``
-    simple: bool  # one mover, and no link, carrier, FRAIL or pending contact: walks are arithmetic
+    simple: bool  # YOU, and no link, carrier, FRAIL or pending contact: walks are arithmetic
 
 
 class TurnResolver:
