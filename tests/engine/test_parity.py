@@ -79,6 +79,21 @@ def frail(leaves: dict[str, str]) -> list[dict[str, Any]]:
 # -- fixtures: one per FRAIL departure kind (spec 04) ---------------------------
 
 
+def test_public_and_compact_transitions_agree() -> None:
+    """Spec 04: a handover, a pushed-word departure, an automaton departure and a
+    two-link chain give the same objects, rules, contacts and ``crumbled`` on both
+    paths (``play_both`` compares after every intent; the tests below check what
+    each fixture is about)."""
+    fixtures = [
+        test_handover_keeps_the_plank_and_a_later_departure_crumbles_it,
+        test_pushed_word_departure_crumbles,
+        test_automaton_departure_crumbles_and_moving_frail_does_not,
+        test_two_link_chain_and_water_leftover_sinks,
+    ]
+    for fixture in fixtures:
+        fixture()
+
+
 def test_handover_keeps_the_plank_and_a_later_departure_crumbles_it() -> None:
     level = grid_level(
         ["BABA IS YOU . .", "DRIFT IS FRAIL . .", "baba drift+ROCK . . .", ". . . . ."],

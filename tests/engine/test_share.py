@@ -335,8 +335,8 @@ def _continue(game: engine.Game, moves: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("as_pack", [False, True])
-def test_shared_snapshot_after_one_leftover_link_continues_with_the_same_event(as_pack: bool) -> None:
-    """04, 'Shared replay preserves a chain stage'."""
+def test_shared_replay_preserves_a_chain_stage(as_pack: bool) -> None:
+    """04: a shared level imported after one leftover link continues with the same event."""
     level = engine.load_level(chain_level())
     game = engine.Game(level)
     first = game.step("R").to_dict()
@@ -386,6 +386,31 @@ def test_shared_automaton_phase_restores_and_acts_the_same() -> None:
         assert mine == theirs
         assert mine["automated"]
     assert restored.snapshot() == game.snapshot()
+
+
+def test_a_shared_automaton_remains_data_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """03: the decoder validates and previews automata; nothing runs, nothing is installed."""
+    import builtins
+
+    def no_code(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a payload must never be evaluated or imported")
+
+    payload = share.encode(engine.load_pack(demo_pack()))
+    for name in ("eval", "exec", "compile", "__import__"):
+        monkeypatch.setattr(builtins, name, no_code)
+    preview = share.decode(payload)
+    monkeypatch.undo()
+    assert preview.ok
+    clock = next(level for level in preview.summary.levels if level.id == "clock")
+    assert clock.automata == 1
+    assert "automata" in preview.summary.mechanics
+    [entry] = next(level for level in preview.data["pack"]["levels"] if level["id"] == "clock")["automata"]
+    assert entry == engine.load_level(clock_level()).automata[0].to_data()  # normalized: phase filled in
+    assert preview.install(tmp_path, confirm=False) is None
+    assert list(tmp_path.iterdir()) == []  # previewing installs nothing
+    tampered = armour({"pack": demo_pack(), "module": "def build(): ..."})
+    with pytest.raises(share.ShareError):
+        share.decode(tampered)
 
 
 def test_a_snapshot_with_hidden_frail_state_is_a_problem_and_blocks_install(tmp_path: Path) -> None:

@@ -155,7 +155,7 @@ def test_positions_without_you_are_dead_ends() -> None:
     assert (result.status, result.states) == ("unsolvable", 1)
 
 
-def test_automaton_phases_keep_positions_apart() -> None:
+def test_solver_distinguishes_phase_states() -> None:
     """Spec 03: the same board at another phase is another state.
 
     The gate drops into its pocket on the third beat and comes back on the fourth.
@@ -191,7 +191,7 @@ def test_automaton_phases_keep_positions_apart() -> None:
     assert reference_bfs(level, cap=10_000)[:2] == ("solved", 6)
 
 
-def test_frail_chain_stages_keep_positions_apart() -> None:
+def test_same_board_different_chain_stages_remain_distinct() -> None:
     """Spec 04: SAND and SHOAL on the same board are different states.
 
     WATER wins, and the plank becomes water only after two departures; standing
