@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from editor.clipboard import release_clipboard
 from editor.main_window import APP_NAME, MainWindow
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
@@ -36,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("Rulegrid")
+    app.aboutToQuit.connect(release_clipboard)
     window = MainWindow(default_pack(args.pack), settings=EditorSettings.for_user())
     window.show()
     return app.exec()

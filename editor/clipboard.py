@@ -11,10 +11,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PySide6.QtCore import QMimeData
+from PySide6.QtGui import QGuiApplication
 
 from editor.pieces import OBJECT, WORD, Pos, Stamp
 
 MIME_TYPE = "application/x-rulegrid-region"
+
+
+def release_clipboard() -> None:
+    """Take our region off the system clipboard before the application goes away.
+
+    PySide6 (seen with 6.11 on the offscreen and xcb platforms) crashes at exit when
+    the clipboard still owns a ``QMimeData`` made in Python. A region only pastes
+    into a running Rulegrid, so nothing of value is lost.
+    """
+    clipboard = QGuiApplication.clipboard()
+    mime = clipboard.mimeData()
+    if mime is not None and mime.hasFormat(MIME_TYPE):
+        clipboard.clear()
 
 
 @dataclass(frozen=True, slots=True)

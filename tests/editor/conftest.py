@@ -14,6 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings, QThreadPool
 from PySide6.QtWidgets import QApplication
 
+from editor.clipboard import release_clipboard
 from editor.main_window import MainWindow
 from editor.pack_document import PackDocument
 from editor.session import Session
@@ -27,6 +28,13 @@ def _isolated_default_settings(tmp_path: Path) -> None:
     """Even code that builds ``QSettings()`` itself writes under tmp_path, never the real profile."""
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "user-settings"))
+
+
+@pytest.fixture(autouse=True)
+def _clipboard_released(qapp: QApplication) -> Iterator[None]:
+    """Do what the application does on quit: a region left on the clipboard crashes PySide6 at exit."""
+    yield
+    release_clipboard()
 
 
 @pytest.fixture(autouse=True)

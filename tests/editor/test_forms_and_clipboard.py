@@ -81,3 +81,19 @@ def test_delete_clears_the_selection(make_window) -> None:
     trigger(window, "actionDelete")
     assert len(window.level.cells()) == 25 - 4
     assert window.actions_by_id["actionDelete"].shortcut().toString() == "Del"
+
+
+def test_quitting_takes_only_our_region_off_the_clipboard(qapp) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    from editor.clipboard import MIME_TYPE, Region, release_clipboard
+
+    clipboard = QGuiApplication.clipboard()
+    clipboard.setMimeData(Region(1, 1, {Pos(0, 0): (Stamp(OBJECT, "BABA"),)}).to_mime())
+    release_clipboard()
+    mime = clipboard.mimeData()
+    assert mime is None or not mime.hasFormat(MIME_TYPE)
+    clipboard.setText("someone else's text")
+    release_clipboard()
+    assert clipboard.text() == "someone else's text"
+    clipboard.clear()
