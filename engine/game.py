@@ -15,7 +15,14 @@ from engine.board import Direction, Frame, LevelContext
 from engine.events import TurnEvent
 from engine.model import Level
 from engine.rules import Rule
-from engine.turn import automata_entries, finish_event, has_control, resolve_step, settle
+from engine.turn import (
+    automata_entries,
+    finish_event,
+    has_control,
+    resolve_step,
+    settle,
+    table_for,
+)
 from engine.validate import load_level
 
 
@@ -91,17 +98,18 @@ class Game:
     def state(self) -> dict[str, Any]:
         """The settled state record of api.md §4 (a fresh JSON-ready dict)."""
         frame = self._frame
+        table = table_for(self._ctx, frame.rules)
         return {
             "level": self.level.id,
             "width": self.level.width,
             "height": self.level.height,
-            "entities": snapshots.frame_record(self._ctx, frame)["entities"],
+            "entities": snapshots.entity_records(frame),
             "rules": [r.to_dict() for r in frame.rules],
             "moves": frame.moves,
             "won": frame.won,
-            "controlLost": self.control_lost,
+            "controlLost": not has_control(self._ctx, frame, table),
             "historyDepth": len(self._history),
-            "automata": automata_entries(self._ctx, frame),
+            "automata": automata_entries(self._ctx, frame, table),
             "mechanics": [m.to_data() for m in self.level.mechanics],
         }
 

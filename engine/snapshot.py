@@ -27,10 +27,15 @@ _TOP_KEYS = ("format", "version", "level", "current", "history")
 _FRAME_KEYS = ("entities", "rules", "moves", "won", "automata")
 
 
+def entity_records(frame: Frame) -> list[dict[str, Any]]:
+    """The frame's entities as state and snapshot records, ascending id."""
+    return [_entity(p) for p in frame.pieces]
+
+
 def frame_record(ctx: LevelContext, frame: Frame) -> dict[str, Any]:
     active = [entry["active"] for entry in automata_entries(ctx, frame)]
     return {
-        "entities": [_entity(p) for p in frame.pieces],
+        "entities": entity_records(frame),
         "rules": [r.to_dict() for r in frame.rules],
         "moves": frame.moves,
         "won": frame.won,

@@ -57,15 +57,17 @@ def settle(ctx: LevelContext, pieces: tuple[Piece, ...], phases: tuple[int, ...]
     return Frame(board.freeze(), phases, 0, won, rules)
 
 
-def has_control(ctx: LevelContext, frame: Frame) -> bool:
+def has_control(ctx: LevelContext, frame: Frame, table: RuleTable | None = None) -> bool:
     """Whether some object of the frame is YOU under its settled rules."""
-    table = table_for(ctx, frame.rules)
+    table = table or table_for(ctx, frame.rules)
     return any(kind == "object" and table.has(name, YOU) for _, kind, name, _, _ in frame.pieces)
 
 
-def automata_entries(ctx: LevelContext, frame: Frame) -> list[Json]:
+def automata_entries(ctx: LevelContext, frame: Frame, table: RuleTable | None = None) -> list[Json]:
     """The automata entries of the state record: authored fields plus derived carriers."""
-    table = table_for(ctx, frame.rules)
+    if not ctx.automata:
+        return []
+    table = table or table_for(ctx, frame.rules)
     entries: list[Json] = []
     for automaton, phase in zip(ctx.automata, frame.phases, strict=True):
         groups: dict[str, list[int]] = {}
@@ -392,8 +394,9 @@ def finish_event(ctx: LevelContext, event: TurnEvent, before: Frame, after: Fram
     old, new = set(before.rules), set(after.rules)
     event.rules_added = [r.to_dict() for r in after.rules if r not in old]
     event.rules_removed = [r.to_dict() for r in before.rules if r not in new]
-    event.automata = automata_entries(ctx, after)
-    event.control_lost = not has_control(ctx, after)
+    table = table_for(ctx, after.rules)
+    event.automata = automata_entries(ctx, after, table)
+    event.control_lost = not has_control(ctx, after, table)
     event.won = after.won
     event.moves = after.moves
 
