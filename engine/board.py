@@ -161,9 +161,6 @@ class Board:
             self.pos[i] = (x, y)
             self.cells.setdefault((x, y), set()).add(i)
 
-    def ids(self) -> list[int]:
-        return sorted(self.pos)
-
     def objects(self) -> Iterator[int]:
         return (i for i in sorted(self.pos) if self.kind[i] == "object")
 

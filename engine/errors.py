@@ -8,7 +8,7 @@ depend on message wording.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 
@@ -91,7 +91,3 @@ def escape_pointer_token(token: object) -> str:
 def pointer(*parts: object) -> str:
     """Build a JSON Pointer from path parts: ``pointer("entities", 3, "x") == "/entities/3/x"``."""
     return "".join("/" + escape_pointer_token(p) for p in parts)
-
-
-def join_pointer(base: str, parts: Sequence[object]) -> str:
-    return base + pointer(*parts)

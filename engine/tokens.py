@@ -39,11 +39,6 @@ class WordClass(IntEnum):
     AND = 3
 
 
-def is_token(text: object) -> bool:
-    """Whether ``text`` is a well-formed token (any class)."""
-    return isinstance(text, str) and len(text) <= TOKEN_MAX_LENGTH and bool(TOKEN_RE.match(text))
-
-
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
     """The property words of one level; everything else that is not an operator is a noun."""
