@@ -26,9 +26,19 @@ import engine
 from editor.level_document import Anchor, LevelProperties
 from editor.pack_document import NounSpec, PackProperties
 
-MAX_SIZE = 128
-ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-TOKEN_RE = re.compile(r"^[A-Z][A-Z0-9_]{0,31}$")
+MAX_SIZE = engine.MAX_GRID_SIZE
+_ID_RE = re.compile(engine.ID_PATTERN)
+_TOKEN_RE = re.compile(engine.TOKEN_PATTERN)
+
+
+def is_identifier(text: str) -> bool:
+    """An id the engine accepts (the same pattern and length as the schema)."""
+    return len(text) <= engine.MAX_ID_LENGTH and _ID_RE.fullmatch(text) is not None
+
+
+def is_token(text: str) -> bool:
+    """A word token the engine accepts, such as BABA."""
+    return len(text) <= engine.TOKEN_MAX_LENGTH and _TOKEN_RE.fullmatch(text) is not None
 
 
 class _Form(QDialog):
@@ -108,7 +118,7 @@ class LevelPropertiesDialog(_Form):
 
     def problem(self) -> str:
         level_id = self.level_id.text().strip()
-        if not ID_RE.match(level_id):
+        if not is_identifier(level_id):
             return "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
         if level_id in self._taken:
             return f"Another level already has the id {level_id}."
@@ -146,7 +156,7 @@ class NounDialog(_Form):
 
     def problem(self) -> str:
         name = self.name.text().strip()
-        if not TOKEN_RE.match(name):
+        if not is_token(name):
             return "A noun is upper case: a letter, then letters, digits or '_'."
         if name in engine.OPERATORS or name in engine.BASE_PROPERTIES or name == engine.FRAIL:
             return f"{name} is a built-in word, not a noun."
@@ -188,6 +198,6 @@ class PackPropertiesDialog(_Form):
         )
 
     def problem(self) -> str:
-        if not ID_RE.match(self.pack_id.text().strip()):
+        if not is_identifier(self.pack_id.text().strip()):
             return "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
         return ""

@@ -10,6 +10,9 @@ from engine.errors import EngineError, Problem, RuleComplexityError, ValidationE
 from engine.events import TurnEvent
 from engine.game import Game
 from engine.model import (
+    ID_PATTERN,
+    MAX_GRID_SIZE,
+    MAX_ID_LENGTH,
     Automaton,
     FrailMechanic,
     Level,
@@ -25,14 +28,19 @@ from engine.replay import format_moves, parse_moves, replay
 from engine.rules import PARSE_BUDGET, Rule
 from engine.share_codec import ShareError
 from engine.solver import SolveProgress, SolveResult, SolveStatus, Strategy, solve
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS
+from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_MAX_LENGTH, TOKEN_PATTERN
 from engine.validate import load_level
 
 __all__ = [
     "BASE_PROPERTIES",
     "FRAIL",
+    "ID_PATTERN",
+    "MAX_GRID_SIZE",
+    "MAX_ID_LENGTH",
     "OPERATORS",
     "PARSE_BUDGET",
+    "TOKEN_MAX_LENGTH",
+    "TOKEN_PATTERN",
     "Automaton",
     "Direction",
     "EngineError",

@@ -29,6 +29,7 @@ MAX_MECHANICS = 8
 MAX_ENTITY_ID = 2**31 - 1
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+MAX_ID_LENGTH = 64
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 COLOR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 MOVES_PATTERN = r"^[UDLR]*$"
@@ -40,7 +41,7 @@ Token = Annotated[
 ]
 Identifier = Annotated[
     str,
-    StringConstraints(pattern=ID_PATTERN, min_length=1, max_length=64),
+    StringConstraints(pattern=ID_PATTERN, min_length=1, max_length=MAX_ID_LENGTH),
     Field(description="A short identifier: letters, digits, '.', '_' and '-'."),
 ]
 CueName = Annotated[

@@ -10,13 +10,11 @@ ask one :class:`Vocabulary` so they can never disagree about a word.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import IntEnum
 
 TOKEN_PATTERN = r"^[A-Z][A-Z0-9_]*$"
 TOKEN_MAX_LENGTH = 32
-TOKEN_RE = re.compile(TOKEN_PATTERN)
 
 IS = "IS"
 AND = "AND"
