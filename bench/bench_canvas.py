@@ -47,10 +47,19 @@ def big_level(seed: int = 7) -> LevelDocument:
             piece = Piece(entity_id, WORD, rng.choice(WORDS))
         stacks.setdefault(pos, []).append(piece)
     data = {
-        "id": "bench", "width": SIZE, "height": SIZE,
+        "id": "bench",
+        "width": SIZE,
+        "height": SIZE,
         "entities": [
-            {"id": pc.id, "kind": pc.kind, ("noun" if pc.kind == OBJECT else "text"): pc.token, "x": p.x, "y": p.y}
-            for p, s in stacks.items() for pc in s
+            {
+                "id": pc.id,
+                "kind": pc.kind,
+                ("noun" if pc.kind == OBJECT else "text"): pc.token,
+                "x": p.x,
+                "y": p.y,
+            }
+            for p, s in stacks.items()
+            for pc in s
         ],
     }
     return LevelDocument.from_data(data)
@@ -80,8 +89,10 @@ def main() -> int:
     canvas.show()
     session.set_level(level)
     app.processEvents()
-    print(f"level {level.width}x{level.height}, {level.entity_count()} entities in {len(level.cells())} cells, "
-          f"cell {canvas.cell_size} px, widget {canvas.width()}x{canvas.height()}")
+    print(
+        f"level {level.width}x{level.height}, {level.entity_count()} entities in {len(level.cells())} cells, "
+        f"cell {canvas.cell_size} px, widget {canvas.width()}x{canvas.height()}"
+    )
 
     def cold() -> None:
         canvas.refresh_pictures()
@@ -112,12 +123,17 @@ def main() -> int:
     report("full repaint at 32 px (visible part), warm", timed(canvas.repaint))
 
     pack = {
-        "format": "rulegrid-pack", "version": 1, "id": "bench", "title": "Bench",
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "bench",
+        "title": "Bench",
         "nouns": {n: {"color": c} for n, c in STARTER_NOUNS.items()},
         "levels": [big_level().to_data()],
     }
-    report("open: validate the pack + build the document", timed(
-        lambda: PackDocument.from_pack(engine.load_pack(pack)), 3))
+    report(
+        "open: validate the pack + build the document",
+        timed(lambda: PackDocument.from_pack(engine.load_pack(pack)), 3),
+    )
     canvas.close()
     return 0
 

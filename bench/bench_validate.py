@@ -34,10 +34,26 @@ from engine.schema import schema_problems, validator  # noqa: E402
 from engine.validate import level_problems  # noqa: E402
 
 LEVELS, SIZE, ENTITIES, RUNS = 1_000, 16, 60, 5
-NOUNS = {"BABA": "#d9396a", "ROCK": "#c29e46", "FLAG": "#ede285", "WALL": "#737373",
-         "WATER": "#4a90d9", "SKULL": "#8e1d1d", "KEY": "#e0b030", "DOOR": "#b05030"}
-RULES = [("BABA", "YOU"), ("ROCK", "PUSH"), ("FLAG", "WIN"), ("WALL", "STOP"),
-         ("WATER", "SINK"), ("SKULL", "DEFEAT"), ("KEY", "PUSH"), ("DOOR", "STOP")]
+NOUNS = {
+    "BABA": "#d9396a",
+    "ROCK": "#c29e46",
+    "FLAG": "#ede285",
+    "WALL": "#737373",
+    "WATER": "#4a90d9",
+    "SKULL": "#8e1d1d",
+    "KEY": "#e0b030",
+    "DOOR": "#b05030",
+}
+RULES = [
+    ("BABA", "YOU"),
+    ("ROCK", "PUSH"),
+    ("FLAG", "WIN"),
+    ("WALL", "STOP"),
+    ("WATER", "SINK"),
+    ("SKULL", "DEFEAT"),
+    ("KEY", "PUSH"),
+    ("DOOR", "STOP"),
+]
 
 
 def generated_level(index: int, rng: random.Random) -> dict[str, Any]:
@@ -45,20 +61,36 @@ def generated_level(index: int, rng: random.Random) -> dict[str, Any]:
     entities: list[dict[str, Any]] = []
     for row, (noun, prop) in enumerate(rng.sample(RULES, 6)):
         for column, text in enumerate((noun, "IS", prop)):
-            entities.append({"id": len(entities) + 1, "kind": "word", "text": text, "x": column, "y": row * 2})
+            entities.append(
+                {"id": len(entities) + 1, "kind": "word", "text": text, "x": column, "y": row * 2}
+            )
     while len(entities) < ENTITIES:
-        entities.append({
-            "id": len(entities) + 1, "kind": "object", "noun": rng.choice(list(NOUNS)),
-            "x": rng.randrange(4, SIZE), "y": rng.randrange(SIZE),
-        })
-    return {"id": f"level-{index:04d}", "title": f"Level {index}", "width": SIZE, "height": SIZE,
-            "entities": entities, "solution": "RRUL"}
+        entities.append(
+            {
+                "id": len(entities) + 1,
+                "kind": "object",
+                "noun": rng.choice(list(NOUNS)),
+                "x": rng.randrange(4, SIZE),
+                "y": rng.randrange(SIZE),
+            }
+        )
+    return {
+        "id": f"level-{index:04d}",
+        "title": f"Level {index}",
+        "width": SIZE,
+        "height": SIZE,
+        "entities": entities,
+        "solution": "RRUL",
+    }
 
 
 def generated_pack() -> dict[str, Any]:
     rng = random.Random(2024)
     return {
-        "format": "rulegrid-pack", "version": 1, "id": "bench", "title": "Benchmark",
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "bench",
+        "title": "Benchmark",
         "nouns": {noun: {"color": color} for noun, color in NOUNS.items()},
         "levels": [generated_level(i, rng) for i in range(LEVELS)],
     }
@@ -113,8 +145,14 @@ def main() -> None:
     timed("one malformed level (jsonschema explains it)", lambda: rejected(broken, "wrong-type"))
 
     if "--reference" in sys.argv:
-        timed("reference: jsonschema on the whole pack", lambda: list(validator("pack").iter_errors(doc)), runs=1)
-    print(f"\nresult: {total:.3f} s for {LEVELS} levels ({'meets' if total < 2 else 'MISSES'} the 2 s goal)")
+        timed(
+            "reference: jsonschema on the whole pack",
+            lambda: list(validator("pack").iter_errors(doc)),
+            runs=1,
+        )
+    print(
+        f"\nresult: {total:.3f} s for {LEVELS} levels ({'meets' if total < 2 else 'MISSES'} the 2 s goal)"
+    )
 
 
 if __name__ == "__main__":

@@ -34,44 +34,119 @@ SK = QKeySequence.StandardKey
 FILE_ACTIONS = (
     ActionSpec("actionNewPack", "&New Pack", SK.New, "new", "Start a new, untitled pack"),
     ActionSpec("actionOpenPack", "&Open Pack…", SK.Open, "open", "Open a pack file (.json)"),
-    ActionSpec("actionOpenPackFolder", "Open Pack &Folder…", "Ctrl+Shift+O", "open-folder",
-               "Open a pack folder holding pack.json"),
+    ActionSpec(
+        "actionOpenPackFolder",
+        "Open Pack &Folder…",
+        "Ctrl+Shift+O",
+        "open-folder",
+        "Open a pack folder holding pack.json",
+    ),
     ActionSpec("actionSave", "&Save", SK.Save, "save", "Save the pack (written atomically)"),
-    ActionSpec("actionSaveAs", "Save &As…", "Ctrl+Shift+S", "", "Save the pack to a new .json file"),
-    ActionSpec("actionSaveAsFolder", "Save As F&older…", "", "", "Save the pack as a folder holding pack.json"),
-    ActionSpec("actionPackProperties", "Pack &Properties…", "", "properties", "Pack id, title and author"),
+    ActionSpec(
+        "actionSaveAs", "Save &As…", "Ctrl+Shift+S", "", "Save the pack to a new .json file"
+    ),
+    ActionSpec(
+        "actionSaveAsFolder",
+        "Save As F&older…",
+        "",
+        "",
+        "Save the pack as a folder holding pack.json",
+    ),
+    ActionSpec(
+        "actionPackProperties", "Pack &Properties…", "", "properties", "Pack id, title and author"
+    ),
     ActionSpec("actionQuit", "&Quit", SK.Quit, "", "Close the editor"),
 )
 EDIT_ACTIONS = (
-    ActionSpec("actionUndoPack", "Undo Pack Change", "Ctrl+Alt+Z", "", "Undo the last change to the level list or nouns"),
-    ActionSpec("actionRedoPack", "Redo Pack Change", "Ctrl+Alt+Shift+Z", "", "Redo a change to the level list or nouns"),
+    ActionSpec(
+        "actionUndoPack",
+        "Undo Pack Change",
+        "Ctrl+Alt+Z",
+        "",
+        "Undo the last change to the level list or nouns",
+    ),
+    ActionSpec(
+        "actionRedoPack",
+        "Redo Pack Change",
+        "Ctrl+Alt+Shift+Z",
+        "",
+        "Redo a change to the level list or nouns",
+    ),
     ActionSpec("actionCut", "Cu&t", SK.Cut, "", "Cut the selected region"),
     ActionSpec("actionCopy", "&Copy", SK.Copy, "copy", "Copy the selected region"),
-    ActionSpec("actionPaste", "&Paste", SK.Paste, "paste", "Paste a region: it follows the pointer until you click"),
+    ActionSpec(
+        "actionPaste",
+        "&Paste",
+        SK.Paste,
+        "paste",
+        "Paste a region: it follows the pointer until you click",
+    ),
     ActionSpec("actionDelete", "&Delete", SK.Delete, "", "Clear every stack in the selection"),
     ActionSpec("actionSelectAll", "Select &All", SK.SelectAll, "", "Select the whole level"),
     ActionSpec("actionDeselect", "Deselect", "Ctrl+Shift+A", "", "Drop the selection"),
 )
 VIEW_ACTIONS = (
-    ActionSpec("actionZoomIn", "Zoom &In", SK.ZoomIn, "zoom-in", "Zoom in (or turn the mouse wheel)"),
-    ActionSpec("actionZoomOut", "Zoom &Out", SK.ZoomOut, "zoom-out", "Zoom out (or turn the mouse wheel)"),
-    ActionSpec("actionZoomFit", "&Fit Level", "Ctrl+0", "zoom-fit", "Zoom so the whole level is visible"),
+    ActionSpec(
+        "actionZoomIn", "Zoom &In", SK.ZoomIn, "zoom-in", "Zoom in (or turn the mouse wheel)"
+    ),
+    ActionSpec(
+        "actionZoomOut", "Zoom &Out", SK.ZoomOut, "zoom-out", "Zoom out (or turn the mouse wheel)"
+    ),
+    ActionSpec(
+        "actionZoomFit", "&Fit Level", "Ctrl+0", "zoom-fit", "Zoom so the whole level is visible"
+    ),
     ActionSpec("actionZoomActual", "&Actual Size", "Ctrl+1", "", "32 pixels a cell"),
     ActionSpec("actionShowGrid", "Show &Grid", "Ctrl+G", "", "Draw grid lines", checkable=True),
-    ActionSpec("actionDarkTheme", "&Dark Theme", "Ctrl+Shift+T", "", "Switch between light and dark", checkable=True),
+    ActionSpec(
+        "actionDarkTheme",
+        "&Dark Theme",
+        "Ctrl+Shift+T",
+        "",
+        "Switch between light and dark",
+        checkable=True,
+    ),
 )
 LEVEL_ACTIONS = (
-    ActionSpec("actionAddLevel", "&Add Level", "Ctrl+Shift+N", "add-level", "Add an empty level after this one"),
-    ActionSpec("actionDuplicateLevel", "D&uplicate Level", "Ctrl+D", "duplicate", "Copy this level"),
+    ActionSpec(
+        "actionAddLevel",
+        "&Add Level",
+        "Ctrl+Shift+N",
+        "add-level",
+        "Add an empty level after this one",
+    ),
+    ActionSpec(
+        "actionDuplicateLevel", "D&uplicate Level", "Ctrl+D", "duplicate", "Copy this level"
+    ),
     ActionSpec("actionRenameLevel", "&Rename Level", "F2", "", "Edit the level's title"),
-    ActionSpec("actionDeleteLevel", "De&lete Level", "Ctrl+Shift+Del", "delete", "Remove this level (undo brings it back)"),
+    ActionSpec(
+        "actionDeleteLevel",
+        "De&lete Level",
+        "Ctrl+Shift+Del",
+        "delete",
+        "Remove this level (undo brings it back)",
+    ),
     ActionSpec("actionMoveLevelUp", "Move Level &Up", "Alt+Up", "up", "Play this level earlier"),
-    ActionSpec("actionMoveLevelDown", "Move Level Do&wn", "Alt+Down", "down", "Play this level later"),
-    ActionSpec("actionPreviousLevel", "&Previous Level", "Ctrl+PgUp", "", "Edit the previous level"),
+    ActionSpec(
+        "actionMoveLevelDown", "Move Level Do&wn", "Alt+Down", "down", "Play this level later"
+    ),
+    ActionSpec(
+        "actionPreviousLevel", "&Previous Level", "Ctrl+PgUp", "", "Edit the previous level"
+    ),
     ActionSpec("actionNextLevel", "&Next Level", "Ctrl+PgDown", "", "Edit the next level"),
-    ActionSpec("actionLevelProperties", "Level &Properties…", "Ctrl+I", "properties",
-               "Id, title, author and size (with a resize anchor)"),
-    ActionSpec("actionAddNoun", "Add &Noun…", "Ctrl+K", "add-noun", "Add a noun (name and colour) to the pack"),
+    ActionSpec(
+        "actionLevelProperties",
+        "Level &Properties…",
+        "Ctrl+I",
+        "properties",
+        "Id, title, author and size (with a resize anchor)",
+    ),
+    ActionSpec(
+        "actionAddNoun",
+        "Add &Noun…",
+        "Ctrl+K",
+        "add-noun",
+        "Add a noun (name and colour) to the pack",
+    ),
 )
 
 

@@ -21,7 +21,9 @@ from editor.settings import EditorSettings
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="rulegrid-editor", description="Rulegrid level editor")
-    parser.add_argument("pack", nargs="?", help="a pack .json file or pack folder (default: the tutorial)")
+    parser.add_argument(
+        "pack", nargs="?", help="a pack .json file or pack folder (default: the tutorial)"
+    )
     return parser.parse_args(list(argv))
 
 

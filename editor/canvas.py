@@ -44,7 +44,9 @@ class GridCanvas(QWidget):
     hovered = Signal(object)  # Pos | None: the cell under the pointer
     zoom_changed = Signal(int)  # percent
 
-    def __init__(self, session: Session, renderer: TileRenderer, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, session: Session, renderer: TileRenderer, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("levelCanvas")
         self.setAccessibleName("levelCanvas")
@@ -115,11 +117,21 @@ class GridCanvas(QWidget):
         )
 
     def cell_rect(self, pos: Pos) -> QRect:
-        return QRect(self._origin.x() + pos.x * self._cell, self._origin.y() + pos.y * self._cell, self._cell, self._cell)
+        return QRect(
+            self._origin.x() + pos.x * self._cell,
+            self._origin.y() + pos.y * self._cell,
+            self._cell,
+            self._cell,
+        )
 
     def cells_rect(self, rect: QRect) -> QRect:
         c = self._cell
-        return QRect(self._origin.x() + rect.x() * c, self._origin.y() + rect.y() * c, rect.width() * c, rect.height() * c)
+        return QRect(
+            self._origin.x() + rect.x() * c,
+            self._origin.y() + rect.y() * c,
+            rect.width() * c,
+            rect.height() * c,
+        )
 
     def cell_center(self, pos: Pos) -> QPoint:
         return self.cell_rect(pos).center()
@@ -142,10 +154,13 @@ class GridCanvas(QWidget):
         level = self._level
         if level is None:
             return
-        size = min((self.width() - 2 * MARGIN) // level.width, (self.height() - 2 * MARGIN) // level.height)
+        size = min(
+            (self.width() - 2 * MARGIN) // level.width, (self.height() - 2 * MARGIN) // level.height
+        )
         self._cell = max(ZOOM_STEPS[0], min(ZOOM_STEPS[-1], size))
         self._origin = QPoint(
-            (self.width() - level.width * self._cell) // 2, (self.height() - level.height * self._cell) // 2
+            (self.width() - level.width * self._cell) // 2,
+            (self.height() - level.height * self._cell) // 2,
         )
         self._zoomed()
 
@@ -177,7 +192,9 @@ class GridCanvas(QWidget):
         level = self._level
         if level is None:
             painter.setPen(QColor(theme.muted))
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No level: add one in the Levels panel")
+            painter.drawText(
+                self.rect(), Qt.AlignmentFlag.AlignCenter, "No level: add one in the Levels panel"
+            )
             return
         cell, ox, oy = self._cell, self._origin.x(), self._origin.y()
         board = QRect(ox, oy, level.width * cell, level.height * cell)
@@ -198,13 +215,20 @@ class GridCanvas(QWidget):
             painter.setPen(QPen(QColor(theme.hover), 2))
             painter.drawRect(self.cell_rect(self._hover).adjusted(1, 1, -1, -1))
 
-    def _draw_cells(self, painter: QPainter, level: LevelDocument, x0: int, x1: int, y0: int, y1: int) -> None:
+    def _draw_cells(
+        self, painter: QPainter, level: LevelDocument, x0: int, x1: int, y0: int, y1: int
+    ) -> None:
         cells = level.cells()
         looks, renderer, cell = self._looks, self._renderer, self._cell
         ox, oy = self._origin.x(), self._origin.y()
         draw = painter.drawPixmap
         if (x1 - x0 + 1) * (y1 - y0 + 1) < len(cells):
-            items = ((p, cells[p]) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1) if (p := Pos(x, y)) in cells)
+            items = (
+                (p, cells[p])
+                for y in range(y0, y1 + 1)
+                for x in range(x0, x1 + 1)
+                if (p := Pos(x, y)) in cells
+            )
         else:
             items = ((p, s) for p, s in cells.items() if x0 <= p.x <= x1 and y0 <= p.y <= y1)
         for pos, stack in items:
@@ -219,13 +243,19 @@ class GridCanvas(QWidget):
         if overlay.style == "floating":
             painter.setOpacity(0.7)
             for pos, look in overlay.stamps.items():
-                painter.drawPixmap(self.cell_rect(pos).topLeft(), self._renderer.stack(look, self._cell))
+                painter.drawPixmap(
+                    self.cell_rect(pos).topLeft(), self._renderer.stack(look, self._cell)
+                )
             painter.setOpacity(1.0)
         color = QColor(theme.selection if overlay.style != "preview" else theme.preview)
         fill = QColor(color)
         fill.setAlpha(40 if overlay.style != "floating" else 20)
         painter.fillRect(area, fill)
-        pen = QPen(color, 2, Qt.PenStyle.DashLine if overlay.style == "selection" else Qt.PenStyle.SolidLine)
+        pen = QPen(
+            color,
+            2,
+            Qt.PenStyle.DashLine if overlay.style == "selection" else Qt.PenStyle.SolidLine,
+        )
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(area.adjusted(1, 1, -1, -1))
@@ -249,13 +279,17 @@ class GridCanvas(QWidget):
     # ---------------------------------------------------------------- input
     def mousePressEvent(self, event: QMouseEvent) -> None:
         button, mods = event.button(), event.modifiers()
-        if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton and self._space_down):
+        if button == Qt.MouseButton.MiddleButton or (
+            button == Qt.MouseButton.LeftButton and self._space_down
+        ):
             self._pan_from = event.position().toPoint()
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
             return
         pos = self.cell_at(event.position())
         alt = bool(mods & Qt.KeyboardModifier.AltModifier)
-        self._presser = self._picker if alt and not isinstance(self._tool, SelectTool) else self._tool
+        self._presser = (
+            self._picker if alt and not isinstance(self._tool, SelectTool) else self._tool
+        )
         if self._presser is not None:
             self._presser.press(pos, mods, button)
 
@@ -346,7 +380,11 @@ class GridCanvas(QWidget):
             self.update(region)
         else:
             xs, ys = [p.x for p in changed], [p.y for p in changed]
-            self.update(self.cells_rect(QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)))
+            self.update(
+                self.cells_rect(
+                    QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+                )
+            )
 
     def _on_level_properties_changed(self) -> None:
         self._looks.clear()
@@ -354,7 +392,9 @@ class GridCanvas(QWidget):
 
     def _on_tool_overlay_changed(self) -> None:
         overlay = self._tool.overlay() if self._tool is not None else None
-        area = self.cells_rect(overlay.rect).adjusted(-2, -2, 2, 2) if overlay is not None else QRect()
+        area = (
+            self.cells_rect(overlay.rect).adjusted(-2, -2, 2, 2) if overlay is not None else QRect()
+        )
         self.update(self._overlay_area.united(area))
         self._overlay_area = area
 

@@ -59,7 +59,9 @@ class Region:
         try:
             payload = json.loads(bytes(mime.data(MIME_TYPE).data()).decode("utf-8"))
             stacks = {
-                Pos(int(c["x"]), int(c["y"])): tuple(Stamp(str(s["kind"]), str(s["token"])) for s in c["stack"])
+                Pos(int(c["x"]), int(c["y"])): tuple(
+                    Stamp(str(s["kind"]), str(s["token"])) for s in c["stack"]
+                )
                 for c in payload["cells"]
             }
             region = cls(int(payload["width"]), int(payload["height"]), stacks)

@@ -34,7 +34,12 @@ class Dialogs(Protocol):
         ...
 
     def show_problems(
-        self, parent: QWidget, source: str, problems: list[engine.Problem], *, can_repair: bool,
+        self,
+        parent: QWidget,
+        source: str,
+        problems: list[engine.Problem],
+        *,
+        can_repair: bool,
         repair_notes: list[str],
     ) -> bool:
         """Show why a pack did not load; True when the author chose to open it anyway."""
@@ -46,7 +51,9 @@ class Dialogs(Protocol):
 
     def new_noun(self, parent: QWidget, existing: set[str]) -> tuple[str, NounSpec] | None: ...
 
-    def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None: ...
+    def edit_pack_properties(
+        self, parent: QWidget, props: PackProperties
+    ) -> PackProperties | None: ...
 
     def confirm(self, parent: QWidget, title: str, text: str) -> bool: ...
 
@@ -59,8 +66,11 @@ class QtDialogs:
     def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> UnsavedAnswer:
         buttons = QMessageBox.StandardButton
         answer = QMessageBox.question(
-            parent, "Unsaved changes", f"Save the changes to {pack_name} before closing it?",
-            buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save,
+            parent,
+            "Unsaved changes",
+            f"Save the changes to {pack_name} before closing it?",
+            buttons.Save | buttons.Discard | buttons.Cancel,
+            buttons.Save,
         )
         if answer == buttons.Save:
             return "save"
@@ -96,10 +106,17 @@ class QtDialogs:
         return answer == buttons.Yes
 
     def show_problems(
-        self, parent: QWidget, source: str, problems: list[engine.Problem], *, can_repair: bool,
+        self,
+        parent: QWidget,
+        source: str,
+        problems: list[engine.Problem],
+        *,
+        can_repair: bool,
         repair_notes: list[str],
     ) -> bool:
-        dialog = ProblemsDialog(source, problems, can_repair=can_repair, repair_notes=repair_notes, parent=parent)
+        dialog = ProblemsDialog(
+            source, problems, can_repair=can_repair, repair_notes=repair_notes, parent=parent
+        )
         return dialog.exec() == QDialog.DialogCode.Accepted and can_repair
 
     def edit_level_properties(
@@ -120,7 +137,10 @@ class QtDialogs:
 
     def confirm(self, parent: QWidget, title: str, text: str) -> bool:
         buttons = QMessageBox.StandardButton
-        return QMessageBox.question(parent, title, text, buttons.Yes | buttons.No, buttons.No) == buttons.Yes
+        return (
+            QMessageBox.question(parent, title, text, buttons.Yes | buttons.No, buttons.No)
+            == buttons.Yes
+        )
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)

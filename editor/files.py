@@ -61,7 +61,9 @@ class PackFiles(QObject):
 
     # ----------------------------------------------------------------- open
     def open_dialog(self, *, folder: bool = False) -> bool:
-        path = self._dialogs.choose_pack_to_open(self._window, folder=folder, start=self._start_dir())
+        path = self._dialogs.choose_pack_to_open(
+            self._window, folder=folder, start=self._start_dir()
+        )
         return self.open_path(path) if path is not None else False
 
     def open_path(self, path: Path | str, *, ask_first: bool = True) -> bool:
@@ -85,7 +87,11 @@ class PackFiles(QObject):
         except RepairImpossibleError:
             repaired, notes = None, []
         wants_repair = self._dialogs.show_problems(
-            self._window, path.name, result.problems, can_repair=repaired is not None, repair_notes=notes
+            self._window,
+            path.name,
+            result.problems,
+            can_repair=repaired is not None,
+            repair_notes=notes,
         )
         if repaired is None or not wants_repair:
             self._status(f"{path.name} did not load: {len(result.problems)} problems")

@@ -73,7 +73,9 @@ class _Form(QDialog):
 class LevelPropertiesDialog(_Form):
     """Id, title, author and size; the anchor says where the old contents go on resize."""
 
-    def __init__(self, props: LevelProperties, taken_ids: set[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, props: LevelProperties, taken_ids: set[str], parent: QWidget | None = None
+    ) -> None:
         super().__init__("Level Properties", parent)
         self.setObjectName("levelPropertiesDialog")
         self._taken = taken_ids - {props.level_id}
@@ -108,8 +110,11 @@ class LevelPropertiesDialog(_Form):
 
     def result_properties(self) -> LevelProperties:
         return LevelProperties(
-            self.level_id.text().strip(), self.title_edit.text().strip(), self.author.text().strip(),
-            self.width_box.value(), self.height_box.value(),
+            self.level_id.text().strip(),
+            self.title_edit.text().strip(),
+            self.author.text().strip(),
+            self.width_box.value(),
+            self.height_box.value(),
         )
 
     def anchor(self) -> Anchor:
@@ -119,7 +124,9 @@ class LevelPropertiesDialog(_Form):
     def problem(self) -> str:
         level_id = self.level_id.text().strip()
         if not is_identifier(level_id):
-            return "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
+            return (
+                "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
+            )
         if level_id in self._taken:
             return f"Another level already has the id {level_id}."
         return ""
@@ -193,11 +200,15 @@ class PackPropertiesDialog(_Form):
 
     def result_properties(self) -> PackProperties:
         return PackProperties(
-            self.pack_id.text().strip(), self.title_edit.text().strip(), self.author.text().strip(),
+            self.pack_id.text().strip(),
+            self.title_edit.text().strip(),
+            self.author.text().strip(),
             self.description.text().strip(),
         )
 
     def problem(self) -> str:
         if not is_identifier(self.pack_id.text().strip()):
-            return "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
+            return (
+                "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
+            )
         return ""

@@ -28,7 +28,9 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class StackInspector(QWidget):
-    def __init__(self, session: Session, renderer: TileRenderer, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, session: Session, renderer: TileRenderer, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("stackInspector")
         self.setAccessibleName("stackInspector")
@@ -42,9 +44,15 @@ class StackInspector(QWidget):
         self.list.setObjectName("stackInspectorList")
         self.list.setIconSize(QSize(28, 28))
         self.list.currentRowChanged.connect(lambda _row: self._update_buttons())
-        self.raise_button = self._button("stackRaise", "raise", "Move the entity up the stack (drawn above)", self.raise_current)
-        self.lower_button = self._button("stackLower", "lower", "Move the entity down the stack", self.lower_current)
-        self.remove_button = self._button("stackRemove", "delete", "Remove the entity (Delete)", self.remove_current)
+        self.raise_button = self._button(
+            "stackRaise", "raise", "Move the entity up the stack (drawn above)", self.raise_current
+        )
+        self.lower_button = self._button(
+            "stackLower", "lower", "Move the entity down the stack", self.lower_current
+        )
+        self.remove_button = self._button(
+            "stackRemove", "delete", "Remove the entity (Delete)", self.remove_current
+        )
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)
         for b in (self.raise_button, self.lower_button, self.remove_button):
@@ -93,7 +101,9 @@ class StackInspector(QWidget):
 
     def refresh(self) -> None:
         pos, level = self._session.inspected, self._level
-        keep = self.list.currentItem().data(ID_ROLE) if self.list.currentItem() is not None else None
+        keep = (
+            self.list.currentItem().data(ID_ROLE) if self.list.currentItem() is not None else None
+        )
         self.list.clear()
         if level is None or pos is None:
             self.title.setText("No cell selected. Click a cell with any tool to inspect its stack.")
@@ -104,7 +114,10 @@ class StackInspector(QWidget):
         self.title.setText(f"Cell ({pos.x}, {pos.y}): {count}, top first")
         for i, piece in enumerate(pieces):
             where = "  (top)" if i == 0 and len(pieces) > 1 else ""
-            item = QListWidgetItem(self._renderer.icon(piece.stamp, 28), f"{piece.token}  {piece.kind} #{piece.id}{where}")
+            item = QListWidgetItem(
+                self._renderer.icon(piece.stamp, 28),
+                f"{piece.token}  {piece.kind} #{piece.id}{where}",
+            )
             item.setData(ID_ROLE, piece.id)
             self.list.addItem(item)
             if piece.id == keep:

@@ -52,7 +52,9 @@ class LevelActions:
         if current is None:
             return
         self._pack.remove_level(current[0])
-        self._w.show_message(f"Deleted level {current[1].level_id}. Undo Pack Change (Ctrl+Alt+Z) brings it back")
+        self._w.show_message(
+            f"Deleted level {current[1].level_id}. Undo Pack Change (Ctrl+Alt+Z) brings it back"
+        )
 
     def move_level(self, step: int) -> None:
         current = self._current()
@@ -84,7 +86,9 @@ class LevelActions:
         answer = self._w.dialogs.new_noun(self._w, set(self._pack.nouns))
         if answer is not None:
             self._pack.add_noun(*answer)
-            self._w.show_message(f"Added noun {answer[0]}: it is in the palette as an object and as a word")
+            self._w.show_message(
+                f"Added noun {answer[0]}: it is in the palette as an object and as a word"
+            )
 
     # ------------------------------------------------------------- clipboard
     def copy(self) -> bool:

@@ -77,7 +77,11 @@ class LevelDocument(QObject):
         """
         width, height = int(data["width"]), int(data["height"])
         props = LevelProperties(
-            str(data["id"]), str(data.get("title") or ""), str(data.get("author") or ""), width, height
+            str(data["id"]),
+            str(data.get("title") or ""),
+            str(data.get("author") or ""),
+            width,
+            height,
         )
         stacks: dict[Pos, list[Piece]] = {}
         seen: set[int] = set()
@@ -107,9 +111,13 @@ class LevelDocument(QObject):
                 entity_id, next_id = next_id, next_id + 1
             stacks.setdefault(pos, []).append(Piece(entity_id, kind, token))
         if notes is not None and dropped:
-            notes.append(f"level {props.level_id}: {dropped} entities outside the grid were dropped")
+            notes.append(
+                f"level {props.level_id}: {dropped} entities outside the grid were dropped"
+            )
         if notes is not None and renumbered:
-            notes.append(f"level {props.level_id}: {renumbered} repeated entity ids were renumbered")
+            notes.append(
+                f"level {props.level_id}: {renumbered} repeated entity ids were renumbered"
+            )
         extra = {k: v for k, v in data.items() if k not in _OWN_KEYS}
         return cls(props, {p: tuple(s) for p, s in stacks.items()}, extra)
 
@@ -123,8 +131,13 @@ class LevelDocument(QObject):
             data["author"] = p.author
         data["width"], data["height"] = p.width, p.height
         data["entities"] = [
-            {"id": pc.id, "kind": pc.kind, ("noun" if pc.kind == OBJECT else "text"): pc.token,
-             "x": pos.x, "y": pos.y}
+            {
+                "id": pc.id,
+                "kind": pc.kind,
+                ("noun" if pc.kind == OBJECT else "text"): pc.token,
+                "x": pos.x,
+                "y": pos.y,
+            }
             for pos in sorted(self._cells, key=lambda q: (q.y, q.x))
             for pc in self._cells[pos]
         ]
@@ -162,7 +175,10 @@ class LevelDocument(QObject):
         )
 
     def has_frail(self) -> bool:
-        return any(isinstance(m, Mapping) and m.get("type") == "frail" for m in self._extra.get("mechanics", []))
+        return any(
+            isinstance(m, Mapping) and m.get("type") == "frail"
+            for m in self._extra.get("mechanics", [])
+        )
 
     def stack_at(self, pos: Pos) -> Stack:
         return self._cells.get(pos, EMPTY)
@@ -184,22 +200,34 @@ class LevelDocument(QObject):
 
     # ---------------------------------------------------------------- edit API
     def add_on_top(
-        self, cells: Iterable[Pos], stamp: Stamp, *, text: str = "Brush", continues_stroke: bool = False
+        self,
+        cells: Iterable[Pos],
+        stamp: Stamp,
+        *,
+        text: str = "Brush",
+        continues_stroke: bool = False,
     ) -> bool:
         """Put one new ``stamp`` entity on top of each cell's stack."""
         targets = [p for p in dict.fromkeys(cells) if self.contains(p)]
         ids = self.allocate_ids(len(targets))
         changes = {
-            p: (*self.stack_at(p), Piece(i, stamp.kind, stamp.token)) for p, i in zip(targets, ids, strict=True)
+            p: (*self.stack_at(p), Piece(i, stamp.kind, stamp.token))
+            for p, i in zip(targets, ids, strict=True)
         }
         return self._apply(changes, text, continues_stroke)
 
     def remove_top(
-        self, cells: Iterable[Pos], *, whole_stack: bool = False, text: str = "Erase",
+        self,
+        cells: Iterable[Pos],
+        *,
+        whole_stack: bool = False,
+        text: str = "Erase",
         continues_stroke: bool = False,
     ) -> bool:
         """Remove the top entity (or the whole stack) of each cell."""
-        changes = {p: (EMPTY if whole_stack else self.stack_at(p)[:-1]) for p in cells if self.stack_at(p)}
+        changes = {
+            p: (EMPTY if whole_stack else self.stack_at(p)[:-1]) for p in cells if self.stack_at(p)
+        }
         return self._apply(changes, text, continues_stroke)
 
     def set_stack(self, pos: Pos, stack: Stack, *, text: str) -> bool:

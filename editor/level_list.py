@@ -84,7 +84,9 @@ class LevelsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.EditRole:
             return level.title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
+            return (
+                f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
+            )
         if role == Qt.ItemDataRole.UserRole:
             return level.level_id
         return None
@@ -94,8 +96,11 @@ class LevelsModel(QAbstractListModel):
         if not index.isValid():
             return base
         return (
-            base | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsDragEnabled
+            base
+            | Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsEditable
+            | Qt.ItemFlag.ItemIsDragEnabled
         ) & ~Qt.ItemFlag.ItemIsDropEnabled
 
     # ---------------------------------------------------------- edits → doc
@@ -105,7 +110,9 @@ class LevelsModel(QAbstractListModel):
         level = self._pack.levels[index.row()]
         return level.set_properties(replace(level.properties, title=str(value).strip()))
 
-    def moveRows(self, source_parent: Index, source_row: int, count: int, dest_parent: Index, dest_child: int) -> bool:
+    def moveRows(
+        self, source_parent: Index, source_row: int, count: int, dest_parent: Index, dest_child: int
+    ) -> bool:
         if self._pack is None or count != 1 or source_parent.isValid() or dest_parent.isValid():
             return False
         target = dest_child if dest_child < source_row else dest_child - 1
@@ -123,7 +130,9 @@ class LevelsModel(QAbstractListModel):
             mime.setData(ROW_MIME, QByteArray(str(indexes[0].row()).encode()))
         return mime
 
-    def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: Index) -> bool:
+    def dropMimeData(
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: Index
+    ) -> bool:
         if not data.hasFormat(ROW_MIME):
             return False
         source = int(bytes(data.data(ROW_MIME).data()).decode())
@@ -133,7 +142,9 @@ class LevelsModel(QAbstractListModel):
 
     # ----------------------------------------------------------------- slots
     def _on_pack_level_about_to_be_moved(self, source: int, target: int) -> None:
-        self.beginMoveRows(QModelIndex(), source, source, QModelIndex(), target if target < source else target + 1)
+        self.beginMoveRows(
+            QModelIndex(), source, source, QModelIndex(), target if target < source else target + 1
+        )
 
     def _on_pack_level_changed(self, row: int) -> None:
         index = self.index(row)
@@ -158,14 +169,26 @@ class LevelDelegate(QStyledItemDelegate):
         muted = QColor(opt.palette.color(text_role))
         muted.setAlphaF(0.55)
         painter.setPen(muted)
-        painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), f"{index.row() + 1}")
+        painter.drawText(
+            rect,
+            int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
+            f"{index.row() + 1}",
+        )
         id_width = opt.fontMetrics.horizontalAdvance(level_id) if level_id != index.data() else 0
         if id_width:
-            painter.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight), level_id)
+            painter.drawText(
+                rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight), level_id
+            )
         painter.setPen(opt.palette.color(text_role))
-        title_rect = rect.adjusted(opt.fontMetrics.horizontalAdvance("000") + 4, 0, -(id_width + 10), 0)
-        title = opt.fontMetrics.elidedText(str(index.data() or ""), Qt.TextElideMode.ElideRight, title_rect.width())
-        painter.drawText(title_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), title)
+        title_rect = rect.adjusted(
+            opt.fontMetrics.horizontalAdvance("000") + 4, 0, -(id_width + 10), 0
+        )
+        title = opt.fontMetrics.elidedText(
+            str(index.data() or ""), Qt.TextElideMode.ElideRight, title_rect.width()
+        )
+        painter.drawText(
+            title_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), title
+        )
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
@@ -176,7 +199,9 @@ class LevelDelegate(QStyledItemDelegate):
 class LevelListPanel(QWidget):
     """The levels of the pack with a small toolbar; selecting a row opens that level."""
 
-    def __init__(self, session: Session, actions: list[QAction | None], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, session: Session, actions: list[QAction | None], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("levelListPanel")
         self._session = session
@@ -187,7 +212,8 @@ class LevelListPanel(QWidget):
         self.view.setModel(self.model)
         self.view.setItemDelegate(LevelDelegate(self.view))
         self.view.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
         )
         self.view.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.view.setDefaultDropAction(Qt.DropAction.MoveAction)

@@ -85,8 +85,12 @@ class MainWindow(QMainWindow):
         self.canvas = GridCanvas(self.session, self.renderer, self)
         self.setCentralWidget(self.canvas)
         self.tools: list[Tool] = [
-            BrushTool(self.session), EraserTool(self.session), RectangleTool(self.session),
-            FillTool(self.session), PickerTool(self.session), SelectTool(self.session),
+            BrushTool(self.session),
+            EraserTool(self.session),
+            RectangleTool(self.session),
+            FillTool(self.session),
+            PickerTool(self.session),
+            SelectTool(self.session),
         ]
         self.select_tool = next(t for t in self.tools if isinstance(t, SelectTool))
         self.level_actions = LevelActions(self)
@@ -137,38 +141,73 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         la, files, canvas = self.level_actions, self.files, self.canvas
         handlers = {
-            "actionNewPack": files.new_pack, "actionOpenPack": files.open_dialog,
-            "actionOpenPackFolder": lambda: files.open_dialog(folder=True), "actionSave": files.save,
-            "actionSaveAs": files.save_as, "actionSaveAsFolder": lambda: files.save_as(folder=True),
-            "actionPackProperties": la.edit_pack_properties, "actionQuit": self.close,
+            "actionNewPack": files.new_pack,
+            "actionOpenPack": files.open_dialog,
+            "actionOpenPackFolder": lambda: files.open_dialog(folder=True),
+            "actionSave": files.save,
+            "actionSaveAs": files.save_as,
+            "actionSaveAsFolder": lambda: files.save_as(folder=True),
+            "actionPackProperties": la.edit_pack_properties,
+            "actionQuit": self.close,
             "actionUndoPack": lambda: self.pack.undo_stack.undo(),
             "actionRedoPack": lambda: self.pack.undo_stack.redo(),
-            "actionCut": la.cut, "actionCopy": la.copy, "actionPaste": la.paste, "actionDelete": la.delete,
-            "actionSelectAll": la.select_all, "actionDeselect": lambda: self.select_tool.select(None),
-            "actionZoomIn": canvas.zoom_in, "actionZoomOut": canvas.zoom_out, "actionZoomFit": canvas.fit,
-            "actionZoomActual": canvas.zoom_actual, "actionShowGrid": self._on_show_grid_toggled,
+            "actionCut": la.cut,
+            "actionCopy": la.copy,
+            "actionPaste": la.paste,
+            "actionDelete": la.delete,
+            "actionSelectAll": la.select_all,
+            "actionDeselect": lambda: self.select_tool.select(None),
+            "actionZoomIn": canvas.zoom_in,
+            "actionZoomOut": canvas.zoom_out,
+            "actionZoomFit": canvas.fit,
+            "actionZoomActual": canvas.zoom_actual,
+            "actionShowGrid": self._on_show_grid_toggled,
             "actionDarkTheme": self._on_dark_theme_toggled,
-            "actionAddLevel": la.add_level, "actionDuplicateLevel": la.duplicate_level,
-            "actionRenameLevel": la.rename_level, "actionDeleteLevel": la.delete_level,
-            "actionMoveLevelUp": lambda: la.move_level(-1), "actionMoveLevelDown": lambda: la.move_level(+1),
-            "actionPreviousLevel": lambda: la.step_level(-1), "actionNextLevel": lambda: la.step_level(+1),
-            "actionLevelProperties": la.edit_level_properties, "actionAddNoun": la.add_noun,
+            "actionAddLevel": la.add_level,
+            "actionDuplicateLevel": la.duplicate_level,
+            "actionRenameLevel": la.rename_level,
+            "actionDeleteLevel": la.delete_level,
+            "actionMoveLevelUp": lambda: la.move_level(-1),
+            "actionMoveLevelDown": lambda: la.move_level(+1),
+            "actionPreviousLevel": lambda: la.step_level(-1),
+            "actionNextLevel": lambda: la.step_level(+1),
+            "actionLevelProperties": la.edit_level_properties,
+            "actionAddNoun": la.add_noun,
         }
         self.actions_by_id.update(
-            build_actions(self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers)
+            build_actions(
+                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
+            )
         )
-        self.actions_by_id["actionZoomIn"].setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.actions_by_id["actionZoomIn"].setShortcuts(
+            [QKeySequence("Ctrl+="), QKeySequence("Ctrl++")]
+        )
         undo = self.undo_group.createUndoAction(self, "&Undo")
         redo = self.undo_group.createRedoAction(self, "&Redo")
-        decorate(undo, ActionSpec("actionUndo", "Undo", QKeySequence.StandardKey.Undo, "undo", "Undo the last edit"))
-        decorate(redo, ActionSpec("actionRedo", "Redo", QKeySequence.StandardKey.Redo, "redo", "Redo the edit"))
+        decorate(
+            undo,
+            ActionSpec(
+                "actionUndo", "Undo", QKeySequence.StandardKey.Undo, "undo", "Undo the last edit"
+            ),
+        )
+        decorate(
+            redo,
+            ActionSpec(
+                "actionRedo", "Redo", QKeySequence.StandardKey.Redo, "redo", "Redo the edit"
+            ),
+        )
         if QKeySequence("Ctrl+Y") not in redo.shortcuts():  # the other common redo key
             redo.setShortcuts([*redo.shortcuts(), QKeySequence("Ctrl+Y")])
         self.actions_by_id["actionUndo"], self.actions_by_id["actionRedo"] = undo, redo
         group = QActionGroup(self)
         for tool in self.tools:
             action = QAction(tool.name, self)
-            decorate(action, ActionSpec(tool.action_id, tool.name, tool.shortcut, tool.icon_name, tool.tip, True))
+            decorate(
+                action,
+                ActionSpec(
+                    tool.action_id, tool.name, tool.shortcut, tool.icon_name, tool.tip, True
+                ),
+            )
             action.setActionGroup(group)
             action.triggered.connect(lambda _c=False, t=tool: self.activate_tool(t))
             self.actions_by_id[tool.action_id] = action
@@ -183,27 +222,80 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        self._add(file_menu, None, "actionSave", "actionSaveAs", "actionSaveAsFolder", None,
-                  "actionPackProperties", None, "actionQuit")
+        self._add(
+            file_menu,
+            None,
+            "actionSave",
+            "actionSaveAs",
+            "actionSaveAsFolder",
+            None,
+            "actionPackProperties",
+            None,
+            "actionQuit",
+        )
         edit = bar.addMenu("&Edit")
-        self._add(edit, "actionUndo", "actionRedo", "actionUndoPack", "actionRedoPack", None, "actionCut",
-                  "actionCopy", "actionPaste", "actionDelete", None, "actionSelectAll", "actionDeselect")
+        self._add(
+            edit,
+            "actionUndo",
+            "actionRedo",
+            "actionUndoPack",
+            "actionRedoPack",
+            None,
+            "actionCut",
+            "actionCopy",
+            "actionPaste",
+            "actionDelete",
+            None,
+            "actionSelectAll",
+            "actionDeselect",
+        )
         view = bar.addMenu("&View")
-        self._add(view, "actionZoomIn", "actionZoomOut", "actionZoomFit", "actionZoomActual", None,
-                  "actionShowGrid", "actionDarkTheme", None)
+        self._add(
+            view,
+            "actionZoomIn",
+            "actionZoomOut",
+            "actionZoomFit",
+            "actionZoomActual",
+            None,
+            "actionShowGrid",
+            "actionDarkTheme",
+            None,
+        )
         self.panels_menu = view.addMenu("&Panels")
         tools_menu = bar.addMenu("&Tools")
         for tool in self.tools:
             tools_menu.addAction(a[tool.action_id])
         level = bar.addMenu("&Level")
-        self._add(level, "actionAddLevel", "actionDuplicateLevel", "actionRenameLevel", "actionDeleteLevel",
-                  None, "actionMoveLevelUp", "actionMoveLevelDown", "actionPreviousLevel", "actionNextLevel",
-                  None, "actionLevelProperties", "actionAddNoun")
+        self._add(
+            level,
+            "actionAddLevel",
+            "actionDuplicateLevel",
+            "actionRenameLevel",
+            "actionDeleteLevel",
+            None,
+            "actionMoveLevelUp",
+            "actionMoveLevelDown",
+            "actionPreviousLevel",
+            "actionNextLevel",
+            None,
+            "actionLevelProperties",
+            "actionAddNoun",
+        )
         main = QToolBar("Main", self)
         main.setObjectName("mainToolBar")
         main.setIconSize(QSize(20, 20))
-        for name in ("actionNewPack", "actionOpenPack", "actionSave", None, "actionUndo", "actionRedo", None,
-                     "actionZoomOut", "actionZoomIn", "actionZoomFit"):
+        for name in (
+            "actionNewPack",
+            "actionOpenPack",
+            "actionSave",
+            None,
+            "actionUndo",
+            "actionRedo",
+            None,
+            "actionZoomOut",
+            "actionZoomIn",
+            "actionZoomFit",
+        ):
             main.addSeparator() if name is None else main.addAction(a[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
         tools = QToolBar("Tools", self)
@@ -220,10 +312,19 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         a = self.actions_by_id
         self.docks = DockRegistry(self, self.panels_menu)
-        self.level_list = LevelListPanel(self.session, [
-            a["actionAddLevel"], a["actionDuplicateLevel"], a["actionDeleteLevel"], None,
-            a["actionMoveLevelUp"], a["actionMoveLevelDown"], None, a["actionLevelProperties"],
-        ])
+        self.level_list = LevelListPanel(
+            self.session,
+            [
+                a["actionAddLevel"],
+                a["actionDuplicateLevel"],
+                a["actionDeleteLevel"],
+                None,
+                a["actionMoveLevelUp"],
+                a["actionMoveLevelDown"],
+                None,
+                a["actionLevelProperties"],
+            ],
+        )
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
         self.inspector = StackInspector(self.session, self.renderer)
@@ -283,9 +384,13 @@ class MainWindow(QMainWindow):
             self._cell_label.setText("")
             return
         stack = level.stack_at(pos)
-        names = ", ".join(p.token if p.kind == "word" else p.token.lower() for p in reversed(stack[-4:]))
+        names = ", ".join(
+            p.token if p.kind == "word" else p.token.lower() for p in reversed(stack[-4:])
+        )
         more = "…" if len(stack) > 4 else ""
-        self._cell_label.setText(f"({pos.x}, {pos.y})  {len(stack)}: {names}{more}" if stack else f"({pos.x}, {pos.y})")
+        self._cell_label.setText(
+            f"({pos.x}, {pos.y})  {len(stack)}: {names}{more}" if stack else f"({pos.x}, {pos.y})"
+        )
 
     def _on_show_grid_toggled(self) -> None:
         show = self.actions_by_id["actionShowGrid"].isChecked()
@@ -293,7 +398,9 @@ class MainWindow(QMainWindow):
         self.canvas.set_show_grid(show)
 
     def _on_dark_theme_toggled(self) -> None:
-        self.settings.theme = "dark" if self.actions_by_id["actionDarkTheme"].isChecked() else "light"
+        self.settings.theme = (
+            "dark" if self.actions_by_id["actionDarkTheme"].isChecked() else "light"
+        )
         self.theme = theme_named(self.settings.theme)
         self._apply_theme()
 
@@ -311,7 +418,9 @@ class MainWindow(QMainWindow):
         pack = self.session.pack
         if pack is None:
             return
-        self.setWindowTitle(f"{pack.properties.title or pack.properties.pack_id} — {pack.display_name()}[*] — {APP_NAME}")
+        self.setWindowTitle(
+            f"{pack.properties.title or pack.properties.pack_id} — {pack.display_name()}[*] — {APP_NAME}"
+        )
         self.setWindowModified(pack.is_dirty())
 
     def _fill_recent_menu(self) -> None:
@@ -337,8 +446,12 @@ class MainWindow(QMainWindow):
             self._default_layout_pending = False
             d = self.docks
             self.resizeDocks([d["levelList"], d["palette"]], [250, 560], Qt.Orientation.Vertical)
-            self.resizeDocks([d["levelList"], d["stackInspector"]], [260, 270], Qt.Orientation.Horizontal)
-            self.resizeDocks([d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical)
+            self.resizeDocks(
+                [d["levelList"], d["stackInspector"]], [260, 270], Qt.Orientation.Horizontal
+            )
+            self.resizeDocks(
+                [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
+            )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_keep_changes():

@@ -29,8 +29,14 @@ FORMAT, VERSION = "rulegrid-pack", 1
 
 #: Nouns a new pack starts with, so an author can paint at once (Baba's colours).
 STARTER_NOUNS: dict[str, str] = {
-    "BABA": "#d9396a", "ROCK": "#c29e46", "FLAG": "#ede285", "WALL": "#737373",
-    "WATER": "#5f9dd1", "SKULL": "#82261c", "KEKE": "#e5533b", "LAVA": "#e49950",
+    "BABA": "#d9396a",
+    "ROCK": "#c29e46",
+    "FLAG": "#ede285",
+    "WALL": "#737373",
+    "WATER": "#5f9dd1",
+    "SKULL": "#82261c",
+    "KEKE": "#e5533b",
+    "LAVA": "#e49950",
 }
 
 
@@ -93,17 +99,25 @@ class PackDocument(QObject):
         return cls(PackProperties("untitled", "Untitled pack"), nouns, [level])
 
     @classmethod
-    def from_pack(cls, pack: engine.Pack, *, path: Path | None = None, folder: bool = False) -> PackDocument:
+    def from_pack(
+        cls, pack: engine.Pack, *, path: Path | None = None, folder: bool = False
+    ) -> PackDocument:
         return cls.from_data(pack.to_data(), path=path, folder=folder)
 
     @classmethod
     def from_data(
-        cls, data: Mapping[str, Any], *, path: Path | None = None, folder: bool = False,
+        cls,
+        data: Mapping[str, Any],
+        *,
+        path: Path | None = None,
+        folder: bool = False,
         notes: list[str] | None = None,
     ) -> PackDocument:
         """Build from a pack document; with ``notes`` repair what can be repaired (see LevelDocument)."""
         props = PackProperties(
-            str(data["id"]), str(data.get("title", "")), str(data.get("author") or ""),
+            str(data["id"]),
+            str(data.get("title", "")),
+            str(data.get("author") or ""),
             str(data.get("description") or ""),
         )
         nouns = {
@@ -115,7 +129,12 @@ class PackDocument(QObject):
 
     def to_data(self) -> dict[str, Any]:
         p = self._props
-        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "id": p.pack_id, "title": p.title}
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "id": p.pack_id,
+            "title": p.title,
+        }
         if p.author:
             data["author"] = p.author
         if p.description:
@@ -180,7 +199,8 @@ class PackDocument(QObject):
         source = self._levels[index]
         copy = LevelDocument.from_data(source.to_data())
         props = replace(
-            copy.properties, level_id=self.unique_level_id(f"{source.level_id}-copy"),
+            copy.properties,
+            level_id=self.unique_level_id(f"{source.level_id}-copy"),
             title=f"{source.title or source.level_id} (copy)",
         )
         copy.write_properties(props, None)
@@ -251,7 +271,9 @@ class PackDocument(QObject):
             self.level_changed.emit(self._levels.index(sender))
 
     def _update_dirty(self, *_: object) -> None:
-        dirty = not self.undo_stack.isClean() or any(not lv.undo_stack.isClean() for lv in self._levels)
+        dirty = not self.undo_stack.isClean() or any(
+            not lv.undo_stack.isClean() for lv in self._levels
+        )
         if dirty != self._dirty:
             self._dirty = dirty
             self.dirty_changed.emit(dirty)

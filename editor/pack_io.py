@@ -78,7 +78,9 @@ def read_for_repair(path: Path) -> tuple[PackDocument, list[str]]:
     try:
         document = PackDocument.from_data(data, path=path, folder=path.is_dir(), notes=notes)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise RepairImpossibleError(f"the pack's structure is broken ({type(exc).__name__}: {exc})") from None
+        raise RepairImpossibleError(
+            f"the pack's structure is broken ({type(exc).__name__}: {exc})"
+        ) from None
     return document, notes
 
 
@@ -142,7 +144,10 @@ def _format(value: Any, depth: int) -> str:
         flat = json.dumps(value, ensure_ascii=False)
         if all(not isinstance(v, dict | list) for v in value.values()) and len(flat) <= 100:
             return flat
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_format(v, depth + 1)}" for k, v in value.items()]
+        items = [
+            f"{inner}{json.dumps(k, ensure_ascii=False)}: {_format(v, depth + 1)}"
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     if isinstance(value, list):
         if not value:

@@ -34,7 +34,9 @@ STAMP_ROLE = Qt.ItemDataRole.UserRole + 1
 class PaletteWidget(QWidget):
     add_noun_requested = Signal()
 
-    def __init__(self, session: Session, renderer: TileRenderer, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, session: Session, renderer: TileRenderer, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("palette")
         self.setAccessibleName("palette")
@@ -158,7 +160,11 @@ class PaletteWidget(QWidget):
                 if item is None:
                     continue
                 # Entries match anywhere; a section matches by its name's start ("prop" shows Properties).
-                match = not needle or needle in item.text(0).upper() or header.text(0).upper().startswith(needle)
+                match = (
+                    not needle
+                    or needle in item.text(0).upper()
+                    or header.text(0).upper().startswith(needle)
+                )
                 item.setHidden(not match)
                 shown += match
             header.setHidden(shown == 0)
@@ -173,7 +179,9 @@ class PaletteWidget(QWidget):
             return f"Property word {stamp.token}"
         if stamp.token == engine.FRAIL:
             opted = level is not None and level.has_frail()
-            return "Property word FRAIL" + ("" if opted else " (this level has not opted into the frail mechanic)")
+            return "Property word FRAIL" + (
+                "" if opted else " (this level has not opted into the frail mechanic)"
+            )
         if level is not None and stamp.token in level.automaton_properties():
             return f"Automaton property word {stamp.token}"
         return f"Noun word {stamp.token}"

@@ -72,7 +72,9 @@ class ProblemsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.repair_button: QPushButton | None = None
         if can_repair:
-            self.repair_button = buttons.addButton("Open Anyway to Fix", QDialogButtonBox.ButtonRole.AcceptRole)
+            self.repair_button = buttons.addButton(
+                "Open Anyway to Fix", QDialogButtonBox.ButtonRole.AcceptRole
+            )
             self.repair_button.setObjectName("problemsOpenAnyway")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -134,12 +134,16 @@ class TileRenderer:
             font.setPixelSize(max(8, int(diameter * (0.62 if count < 10 else 0.5))))
             painter.setFont(font)
             painter.setPen(QColor(theme.badge_text))
-            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, str(count) if count < 100 else "99+")
+            painter.drawText(
+                badge, Qt.AlignmentFlag.AlignCenter, str(count) if count < 100 else "99+"
+            )
         else:  # too small for numbers: a corner mark still says "stacked"
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(theme.badge))
             mark = max(3, size // 3)
-            painter.drawPolygon([QPointF(size, size), QPointF(size - mark, size), QPointF(size, size - mark)])
+            painter.drawPolygon(
+                [QPointF(size, size), QPointF(size - mark, size), QPointF(size, size - mark)]
+            )
         painter.end()
         self._badges[key] = pixmap
         return pixmap
@@ -161,7 +165,9 @@ class TileRenderer:
                 _draw_label(painter, glyph, body, _contrast(color), max_lines=1, scale=0.62)
             return
         if role in (WordRole.NOUN, WordRole.OPERATOR):
-            painter.setPen(QPen(color, max(1.0, size / 16)) if role is WordRole.NOUN else Qt.PenStyle.NoPen)
+            painter.setPen(
+                QPen(color, max(1.0, size / 16)) if role is WordRole.NOUN else Qt.PenStyle.NoPen
+            )
             painter.setBrush(QColor(self._theme.word_tile))
             painter.drawRect(body)
             text_color = color
@@ -172,10 +178,14 @@ class TileRenderer:
             text_color = _contrast(color)
         if small:
             return
-        _draw_label(painter, stamp.token, body.adjusted(1, 1, -1, -1), text_color, max_lines=2, scale=0.9)
+        _draw_label(
+            painter, stamp.token, body.adjusted(1, 1, -1, -1), text_color, max_lines=2, scale=0.9
+        )
 
 
-def _draw_label(painter: QPainter, text: str, rect: QRectF, color: QColor, *, max_lines: int, scale: float) -> None:
+def _draw_label(
+    painter: QPainter, text: str, rect: QRectF, color: QColor, *, max_lines: int, scale: float
+) -> None:
     """Draw ``text`` as large as fits: on one line, or split in two like the genre's long words."""
     lines_options = [[text]]
     if max_lines >= 2 and len(text) >= 4:
@@ -208,4 +218,3 @@ def _transparent(size: int) -> QPixmap:
     pixmap = QPixmap(size, size)
     pixmap.fill(Qt.GlobalColor.transparent)
     return pixmap
-

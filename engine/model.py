@@ -84,7 +84,11 @@ Coordinate = Annotated[int, Field(ge=0, lt=MAX_GRID_SIZE), BeforeValidator(_whol
 Delta = Annotated[int, Field(ge=-1, le=1), BeforeValidator(_whole_number)]
 EntityId = Annotated[
     int,
-    Field(ge=1, le=MAX_ENTITY_ID, description="Unique within the level; stays with the object for ever."),
+    Field(
+        ge=1,
+        le=MAX_ENTITY_ID,
+        description="Unique within the level; stays with the object for ever.",
+    ),
     BeforeValidator(_whole_number),
 ]
 Version = Annotated[Literal[1], BeforeValidator(_whole_number)]
@@ -158,7 +162,10 @@ class Automaton(_Model):
     property: Token = Field(description="The property word that activates it, e.g. TICK.")
     pattern: list[Step] = Field(min_length=1, max_length=MAX_PATTERN_STEPS)
     phase: Integer = Field(
-        default=0, ge=0, lt=MAX_PATTERN_STEPS, description="Index of the step used by the next beat."
+        default=0,
+        ge=0,
+        lt=MAX_PATTERN_STEPS,
+        description="Index of the step used by the next beat.",
     )
 
 
@@ -212,7 +219,9 @@ class NounStyle(_Model):
     color: Annotated[str, StringConstraints(pattern=COLOR_PATTERN)] = Field(
         description="Colour as #rrggbb."
     )
-    glyph: Annotated[Glyph | Absent, NotNull] = Field(default=None, description="One or two characters drawn on the object.")
+    glyph: Annotated[Glyph | Absent, NotNull] = Field(
+        default=None, description="One or two characters drawn on the object."
+    )
 
 
 class Pack(_Model):

@@ -70,7 +70,10 @@ def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
             return _run_module(module, name), name
         if not (path / PACK_FILE).is_file():
             raise ValidationError.single(
-                "", "unreadable", f"cannot read {path}: a folder without a {PACK_FILE} (or a {PACK_MODULE})", pack=name
+                "",
+                "unreadable",
+                f"cannot read {path}: a folder without a {PACK_FILE} (or a {PACK_MODULE})",
+                pack=name,
             )
         path = path / PACK_FILE
     return parse_json_text(_read_bytes(path, name), source=name), name
@@ -79,13 +82,19 @@ def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
 def _read_bytes(path: Path, name: str) -> bytes:
     try:
         if not path.exists():
-            raise ValidationError.single("", "unreadable", f"cannot read {path}: it does not exist", pack=name)
+            raise ValidationError.single(
+                "", "unreadable", f"cannot read {path}: it does not exist", pack=name
+            )
         if not path.is_file():
-            raise ValidationError.single("", "unreadable", f"cannot read {path}: not a regular file", pack=name)
+            raise ValidationError.single(
+                "", "unreadable", f"cannot read {path}: not a regular file", pack=name
+            )
         with path.open("rb") as handle:
             raw = handle.read(MAX_PACK_BYTES + 1)
     except OSError as exc:
-        raise ValidationError.single("", "unreadable", f"cannot read {path}: {exc.strerror or exc}", pack=name) from None
+        raise ValidationError.single(
+            "", "unreadable", f"cannot read {path}: {exc.strerror or exc}", pack=name
+        ) from None
     if len(raw) > MAX_PACK_BYTES:
         raise ValidationError.single(
             "", "bad-size", f"{path} is larger than {MAX_PACK_BYTES // 2**20} MiB", pack=name
@@ -97,14 +106,18 @@ def _run_module(module: Path, name: str) -> Any:
     try:
         source = module.read_bytes()
     except OSError as exc:
-        raise ValidationError.single("", "unreadable", f"cannot read {module}: {exc.strerror or exc}", pack=name) from None
+        raise ValidationError.single(
+            "", "unreadable", f"cannot read {module}: {exc.strerror or exc}", pack=name
+        ) from None
     filename = str(module)
     namespace: dict[str, Any] = {"__name__": f"rulegrid_pack_{name}", "__file__": filename}
     try:
         exec(compile(source, filename, "exec"), namespace)
         build = namespace.get("build")
         if not callable(build):
-            raise ValidationError.single("", "module-error", f"{module.name} has no build() function", pack=name)
+            raise ValidationError.single(
+                "", "module-error", f"{module.name} has no build() function", pack=name
+            )
         result = build()
     except ValidationError:
         raise
@@ -112,7 +125,10 @@ def _run_module(module: Path, name: str) -> Any:
         raise ValidationError.single("", "module-error", _failure(exc, module), pack=name) from None
     if not isinstance(result, dict):
         raise ValidationError.single(
-            "", "module-error", f"{module.name}: build() must return a dict, not {type(result).__name__}", pack=name
+            "",
+            "module-error",
+            f"{module.name}: build() must return a dict, not {type(result).__name__}",
+            pack=name,
         )
     return result
 

@@ -25,7 +25,9 @@ def parse_moves(moves: str) -> list[Direction]:
     for index, letter in enumerate(moves):
         direction = _LETTERS.get(letter)
         if direction is None:
-            raise ValueError(f"move {index + 1} is {letter!r}; moves are written with U, D, L and R")
+            raise ValueError(
+                f"move {index + 1} is {letter!r}; moves are written with U, D, L and R"
+            )
         out.append(direction)
     return out
 

@@ -137,7 +137,9 @@ Validator: Any = validators.extend(Draft202012Validator, {"pattern": _pattern}) 
 @cache
 def checked_in(name: str) -> dict[str, Any]:
     """The checked-in schema ``name`` (``"pack"`` or ``"level"``), checked once."""
-    schema: dict[str, Any] = json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(
+        (SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8")
+    )
     Draft202012Validator.check_schema(schema)
     return schema
 
@@ -203,12 +205,18 @@ def check_document(name: str, data: object) -> tuple[list[Problem], bool]:
         return shape, False
     unknown = dict(_unknown_mechanics(name, data))
     problems: list[Problem] = [
-        Problem(prefix + "/type", "unknown-mechanic", f"unknown mechanic type {kind!r}; this version knows 'frail'")
+        Problem(
+            prefix + "/type",
+            "unknown-mechanic",
+            f"unknown mechanic type {kind!r}; this version knows 'frail'",
+        )
         for prefix, kind in unknown.items()
     ]
     for error, base in _errors(name, data, compiled):
         problems.extend(
-            p for p in _translate(error, base) if not any(_inside(p.pointer, prefix) for prefix in unknown)
+            p
+            for p in _translate(error, base)
+            if not any(_inside(p.pointer, prefix) for prefix in unknown)
         )
     unique = {(p.pointer, p.code, p.message): p for p in problems}
     return sorted(unique.values(), key=lambda p: (path_key(p.pointer), p.code)), True
@@ -258,9 +266,18 @@ def path_key(ptr: str) -> list[tuple[int, int | str]]:
 
 #: Patterns of the models, with the code and the explanation an author needs.
 _PATTERNS = {
-    TOKEN_PATTERN: ("bad-format", "is not a token: use upper-case letters, digits and _, starting with a letter"),
-    ID_PATTERN: ("bad-format", "is not an identifier: use letters, digits, '.', '_' and '-', starting with a letter or digit"),
-    NAME_PATTERN: ("bad-format", "is not a cue or sound name: use lower-case letters, digits, '_' and '-'"),
+    TOKEN_PATTERN: (
+        "bad-format",
+        "is not a token: use upper-case letters, digits and _, starting with a letter",
+    ),
+    ID_PATTERN: (
+        "bad-format",
+        "is not an identifier: use letters, digits, '.', '_' and '-', starting with a letter or digit",
+    ),
+    NAME_PATTERN: (
+        "bad-format",
+        "is not a cue or sound name: use lower-case letters, digits, '_' and '-'",
+    ),
     COLOR_PATTERN: ("bad-format", "is not a colour: write it as #rrggbb"),
     MOVES_PATTERN: ("bad-format", "is not a move string: use only the letters U, D, L and R"),
 }
@@ -279,7 +296,9 @@ def _translate(error: SchemaError, base: list[Any]) -> Iterator[Problem]:
     instance = error.instance
     if kind == "required":
         missing = _quoted(error.message)
-        yield Problem(pointer(*path, missing), "missing-field", f"missing required field '{missing}'")
+        yield Problem(
+            pointer(*path, missing), "missing-field", f"missing required field '{missing}'"
+        )
     elif kind == "additionalProperties":
         for extra in _unexpected(error):
             if extra == "leaves" and len(path) >= 2 and path[-2] == "entities":
@@ -290,25 +309,43 @@ def _translate(error: SchemaError, base: list[Any]) -> Iterator[Problem]:
                     "level's frail mechanic ('mechanics' → 'leaves')",
                 )
             else:
-                yield Problem(pointer(*path, extra), "unknown-field", f"unknown field {_short(extra)}")
+                yield Problem(
+                    pointer(*path, extra), "unknown-field", f"unknown field {_short(extra)}"
+                )
     elif kind == "type":
-        yield Problem(where, "wrong-type", f"expected {_types(error.validator_value)}, got {describe(instance)}")
+        yield Problem(
+            where,
+            "wrong-type",
+            f"expected {_types(error.validator_value)}, got {describe(instance)}",
+        )
     elif kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        yield Problem(where, "out-of-range", f"{_short(instance)} is out of range ({_bound(error)})")
+        yield Problem(
+            where, "out-of-range", f"{_short(instance)} is out of range ({_bound(error)})"
+        )
     elif kind == "pattern":
         code, explanation = _PATTERNS.get(
-            str(error.validator_value), ("bad-format", f"does not match the pattern {error.validator_value}")
+            str(error.validator_value),
+            ("bad-format", f"does not match the pattern {error.validator_value}"),
         )
         if len(path) >= 2 and path[-2] == "leaves" and error.validator_value == TOKEN_PATTERN:
             code = "invalid-token"  # a FRAIL map entry: its keys are data, not field names
         yield Problem(where, code, f"{_short(instance)} {explanation}")
-    elif kind in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
+    elif kind in (
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+    ):
         yield Problem(where, "bad-size", _size_message(error))
     elif kind in ("const", "enum"):
         expected: Any = error.validator_value
         options: list[Any] = list(expected) if kind == "enum" else [expected]
         yield Problem(
-            where, "bad-value", f"{_short(instance)} is not allowed here; expected {' or '.join(map(repr, options))}"
+            where,
+            "bad-value",
+            f"{_short(instance)} is not allowed here; expected {' or '.join(map(repr, options))}",
         )
     else:
         yield Problem(where, f"schema-{kind}", error.message[:200])
@@ -328,9 +365,17 @@ def _translate_union(error: SchemaError, path: list[Any], base: list[Any]) -> It
             options = " or ".join(repr(v) for v in mapping)
             code = {"kind": "unknown-kind", "action": "unknown-action"}.get(field, "bad-value")
             if field not in instance:
-                yield Problem(pointer(*path, field), "missing-field", f"missing required field '{field}' ({options})")
+                yield Problem(
+                    pointer(*path, field),
+                    "missing-field",
+                    f"missing required field '{field}' ({options})",
+                )
             else:
-                yield Problem(pointer(*path, field), code, f"unknown {field} {_short(value)}; expected {options}")
+                yield Problem(
+                    pointer(*path, field),
+                    code,
+                    f"unknown {field} {_short(value)}; expected {options}",
+                )
             return
         target = mapping[value]
         index = next(i for i, b in enumerate(branches) if b.get("$ref") == target)
@@ -377,8 +422,15 @@ def _unexpected(error: SchemaError) -> list[str]:
 
 def _types(value: object) -> str:
     names = value if isinstance(value, list) else [value]
-    words = {"integer": "an integer", "string": "a string", "object": "an object",
-             "array": "a list", "boolean": "true or false", "number": "a number", "null": "null"}
+    words = {
+        "integer": "an integer",
+        "string": "a string",
+        "object": "an object",
+        "array": "a list",
+        "boolean": "true or false",
+        "number": "a number",
+        "null": "null",
+    }
     return " or ".join(words.get(str(n), str(n)) for n in names)
 
 

@@ -41,17 +41,47 @@ MAX_DEPTH = 32
 MAX_MAGNITUDE = 2**63
 
 ANNOTATIONS = frozenset(
-    {"$schema", "$id", "$defs", "$comment", "title", "description", "default", "examples",
-     "deprecated", "readOnly", "writeOnly", "discriminator"}
+    {
+        "$schema",
+        "$id",
+        "$defs",
+        "$comment",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "discriminator",
+    }
 )
-_OBJECT_KEYS = ("properties", "required", "additionalProperties", "propertyNames",
-                "minProperties", "maxProperties")
+_OBJECT_KEYS = (
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+)
 _ARRAY_KEYS = ("items", "minItems", "maxItems")
 _STRING_KEYS = ("pattern", "minLength", "maxLength")
 _NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 SUPPORTED = frozenset(
-    {"type", "const", "enum", "$ref", "allOf", "anyOf", "oneOf", "not",
-     *_OBJECT_KEYS, *_ARRAY_KEYS, *_STRING_KEYS, *_NUMBER_KEYS}
+    {
+        "type",
+        "const",
+        "enum",
+        "$ref",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        *_OBJECT_KEYS,
+        *_ARRAY_KEYS,
+        *_STRING_KEYS,
+        *_NUMBER_KEYS,
+    }
 )
 
 
@@ -146,7 +176,7 @@ class CompiledSchema:
 
     def _ref(self, ref: str) -> Check:
         prefix = "#/$defs/"
-        name = ref[len(prefix):]
+        name = ref[len(prefix) :]
         if not ref.startswith(prefix) or "/" in name or "~" in name or name not in self._defs:
             raise UnsupportedSchemaError(f"$ref {ref!r}")
         if name not in self._compiled:
@@ -322,13 +352,19 @@ def json_value_problems(data: object) -> list[Problem]:
         value, path = stack.pop()
         kind = type(value)
         if len(path) > MAX_DEPTH:
-            problems.append(Problem(pointer(*path), "too-deep", f"nested deeper than {MAX_DEPTH} levels"))
+            problems.append(
+                Problem(pointer(*path), "too-deep", f"nested deeper than {MAX_DEPTH} levels")
+            )
         elif kind is dict:
             assert isinstance(value, dict)
             for key, item in value.items():
                 if type(key) is not str:
                     problems.append(
-                        Problem(pointer(*path, key), "wrong-type", f"field names are text, not {describe(key)}")
+                        Problem(
+                            pointer(*path, key),
+                            "wrong-type",
+                            f"field names are text, not {describe(key)}",
+                        )
                     )
                 else:
                     stack.append((item, (*path, key)))
@@ -342,9 +378,13 @@ def json_value_problems(data: object) -> list[Problem]:
         elif kind is float:
             assert isinstance(value, float)
             if not math.isfinite(value):
-                problems.append(Problem(pointer(*path), "wrong-type", f"{value!r} is not a JSON number"))
+                problems.append(
+                    Problem(pointer(*path), "wrong-type", f"{value!r} is not a JSON number")
+                )
         elif value is not None and kind not in (str, bool):
-            problems.append(Problem(pointer(*path), "wrong-type", f"{describe(value)} is not JSON data"))
+            problems.append(
+                Problem(pointer(*path), "wrong-type", f"{describe(value)} is not JSON data")
+            )
     return sorted(problems, key=lambda p: _path_key(p.pointer))
 
 
@@ -354,7 +394,9 @@ def describe(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if (isinstance(value, int) and -MAX_MAGNITUDE < value < MAX_MAGNITUDE) or isinstance(value, float):
+    if (isinstance(value, int) and -MAX_MAGNITUDE < value < MAX_MAGNITUDE) or isinstance(
+        value, float
+    ):
         return f"the number {value!r}"
     if isinstance(value, int):
         return "a very large number"

@@ -105,12 +105,17 @@ def encode(
     content: dict[str, Any] = {}
     if isinstance(subject, Pack):
         if nouns is not None:
-            raise ShareError.at("bad-value", "a pack payload carries the pack's own nouns; pass nouns only with a level")
+            raise ShareError.at(
+                "bad-value",
+                "a pack payload carries the pack's own nouns; pass nouns only with a level",
+            )
         content["pack"] = subject.to_data()
     else:
         content["level"] = subject.to_data()
         if nouns is not None:
-            content["nouns"] = {k: v.to_data() if isinstance(v, NounStyle) else dict(v) for k, v in nouns.items()}
+            content["nouns"] = {
+                k: v.to_data() if isinstance(v, NounStyle) else dict(v) for k, v in nouns.items()
+            }
             _, problems = validate_level(content["level"], content["nouns"])
             if problems:
                 raise ValidationError(problems)
@@ -124,12 +129,16 @@ def encode(
         level = by_id.get(level_id) if isinstance(level_id, str) else None
         if level is None:
             raise ShareError.at(
-                "unknown-level", f"the snapshot is of level {level_id!r}, not in this payload", "/snapshot/level"
+                "unknown-level",
+                f"the snapshot is of level {level_id!r}, not in this payload",
+                "/snapshot/level",
             )
         content["snapshot"] = data
     check_limits(content)  # before any replay runs or snapshot is restored: both cost time
     if level is not None:
-        Game.from_snapshot(level, content["snapshot"])  # raises ValidationError when it does not fit
+        Game.from_snapshot(
+            level, content["snapshot"]
+        )  # raises ValidationError when it does not fit
     if records:
         recorded = [r if r.events else record_replay(by_id[r.level], r.moves) for r in records]
         content["replays"] = [r.to_dict() for r in recorded]
@@ -151,14 +160,24 @@ def _record_of(item: ReplayInput, by_id: Mapping[str, Level], n: int) -> ReplayR
         record = item
     elif isinstance(item, str):
         if len(by_id) != 1:
-            raise ShareError.at("bad-value", "in a pack payload a replay is a (level_id, moves) pair", where)
+            raise ShareError.at(
+                "bad-value", "in a pack payload a replay is a (level_id, moves) pair", where
+            )
         record = ReplayRecord(next(iter(by_id)), item, "", "")
     elif isinstance(item, tuple) and len(item) == 2 and all(isinstance(v, str) for v in item):
         record = ReplayRecord(item[0], item[1], "", "")
     else:
-        raise ShareError.at("wrong-type", "a replay is a ReplayRecord, a move string or a (level_id, moves) pair", where)
+        raise ShareError.at(
+            "wrong-type",
+            "a replay is a ReplayRecord, a move string or a (level_id, moves) pair",
+            where,
+        )
     if record.level not in by_id:
-        raise ShareError.at("unknown-level", f"replay of level {record.level!r}, which is not in this payload", where)
+        raise ShareError.at(
+            "unknown-level",
+            f"replay of level {record.level!r}, which is not in this payload",
+            where,
+        )
     try:
         parse_moves(record.moves)
     except ValueError as exc:
@@ -214,7 +233,9 @@ class SharePreview:
             ShareError: the payload has no valid snapshot.
         """
         if self.snapshot_level is None or self.snapshot is None:
-            raise ShareError.at("no-snapshot", "this payload carries no valid snapshot", "/snapshot")
+            raise ShareError.at(
+                "no-snapshot", "this payload carries no valid snapshot", "/snapshot"
+            )
         return Game.from_snapshot(self.snapshot_level, self.snapshot)
 
     def install_path(self, target_folder: str | Path, *, replace: bool = False) -> Path:
@@ -225,7 +246,9 @@ class SharePreview:
         """
         return install_path(self._installable(), Path(target_folder), replace=replace)
 
-    def install(self, target_folder: str | Path, *, confirm: bool, replace: bool = False) -> Path | None:
+    def install(
+        self, target_folder: str | Path, *, confirm: bool, replace: bool = False
+    ) -> Path | None:
         """Write the pack as ``<target_folder>/<pack id>.json``, only when ``confirm``.
 
         Without ``confirm`` every check still runs and nothing is written (not even
@@ -247,7 +270,9 @@ class SharePreview:
     def _installable(self) -> Pack:
         if self.pack is None or self.problems:
             count = len(self.problems)
-            raise ShareError.at("invalid-payload", f"the payload has {count} problem(s); nothing can be installed")
+            raise ShareError.at(
+                "invalid-payload", f"the payload has {count} problem(s); nothing can be installed"
+            )
         return self.pack
 
 
@@ -272,9 +297,13 @@ def decode(text: str) -> SharePreview:
         levels = [level] if level is not None else []
     problems = list(problems)
     by_id = {lv.id: lv for lv in levels}
-    checks, replay_problems, warnings = check_replays(document.get("replays", []), by_id, valid=pack is not None)
+    checks, replay_problems, warnings = check_replays(
+        document.get("replays", []), by_id, valid=pack is not None
+    )
     problems += replay_problems
-    snapshot_level, snapshot_problems = check_snapshot(document.get("snapshot"), by_id, valid=pack is not None)
+    snapshot_level, snapshot_problems = check_snapshot(
+        document.get("snapshot"), by_id, valid=pack is not None
+    )
     problems += snapshot_problems
     return SharePreview(
         kind=kind,
@@ -287,4 +316,3 @@ def decode(text: str) -> SharePreview:
         replays=tuple(checks),
         snapshot_level=snapshot_level,
     )
-

@@ -40,7 +40,12 @@ class ReplayRecord:
     final: str  # SHA-256 of the canonical JSON of Game.state() after the moves
 
     def to_dict(self) -> dict[str, str]:
-        return {"level": self.level, "moves": self.moves, "events": self.events, "final": self.final}
+        return {
+            "level": self.level,
+            "moves": self.moves,
+            "events": self.events,
+            "final": self.final,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +100,13 @@ def validate_pack(doc: object, name: str | None = None) -> tuple[Pack | None, li
         return pack_problems(doc, name)
     except PydanticError as exc:
         return None, [
-            Problem(pointer(*(part for part in e["loc"] if part != "[key]")), "invalid-value", e["msg"], name, None)
+            Problem(
+                pointer(*(part for part in e["loc"] if part != "[key]")),
+                "invalid-value",
+                e["msg"],
+                name,
+                None,
+            )
             for e in exc.errors()
         ]
     except Exception as exc:  # see _checker_failed
@@ -160,7 +171,9 @@ def nouns_of(level: Level) -> set[str]:
 def _noun_styles(level: Level, given: object) -> object:
     if given is not None and not isinstance(given, dict):
         return given  # the pack schema reports it, at /nouns
-    styles: dict[str, Any] = {noun: {"color": default_color(noun)} for noun in sorted(nouns_of(level))}
+    styles: dict[str, Any] = {
+        noun: {"color": default_color(noun)} for noun in sorted(nouns_of(level))
+    }
     styles.update(given or {})
     return styles
 
@@ -187,7 +200,14 @@ def check_replays(
         level = by_id.get(record.level)
         if level is None:
             if valid:
-                problems.append(_problem(where + "/level", "unknown-level", f"no level {record.level!r} in this payload", None))
+                problems.append(
+                    _problem(
+                        where + "/level",
+                        "unknown-level",
+                        f"no level {record.level!r} in this payload",
+                        None,
+                    )
+                )
             continue
         try:
             events, final = run_replay(level, record.moves)
@@ -198,11 +218,21 @@ def check_replays(
         checks.append(check)
         if not check.events_match:
             warnings.append(
-                _problem(where + "/events", "replay-mismatch", "the replay's events differ on this engine", level.id)
+                _problem(
+                    where + "/events",
+                    "replay-mismatch",
+                    "the replay's events differ on this engine",
+                    level.id,
+                )
             )
         if not check.final_match:
             warnings.append(
-                _problem(where + "/final", "replay-mismatch", "the replay ends in a different state on this engine", level.id)
+                _problem(
+                    where + "/final",
+                    "replay-mismatch",
+                    "the replay ends in a different state on this engine",
+                    level.id,
+                )
             )
     return checks, problems, warnings
 
@@ -216,10 +246,17 @@ def record_problems(item: object, where: str) -> Iterable[Problem]:
         return
     for key in _RECORD_KEYS:
         if key not in item:
-            yield _problem(f"{where}/{key}", "missing-field", f"missing required field '{key}'", None)
+            yield _problem(
+                f"{where}/{key}", "missing-field", f"missing required field '{key}'", None
+            )
     for key in item:
         if key not in _RECORD_KEYS:
-            yield _problem(where + "/" + key.replace("~", "~0").replace("/", "~1"), "unknown-field", f"unknown field '{key}'", None)
+            yield _problem(
+                where + "/" + key.replace("~", "~0").replace("/", "~1"),
+                "unknown-field",
+                f"unknown field '{key}'",
+                None,
+            )
     if not isinstance(item.get("level", ""), str):
         yield _problem(where + "/level", "wrong-type", "level must be a level id", None)
     moves = item.get("moves", "")
@@ -230,7 +267,12 @@ def record_problems(item: object, where: str) -> Iterable[Problem]:
     for key in ("events", "final"):
         value = item.get(key, "0" * 64)
         if not isinstance(value, str) or len(value) != 64 or value.strip("0123456789abcdef"):
-            yield _problem(f"{where}/{key}", "bad-value", f"{key} must be a SHA-256 (64 lower-case hex digits)", None)
+            yield _problem(
+                f"{where}/{key}",
+                "bad-value",
+                f"{key} must be a SHA-256 (64 lower-case hex digits)",
+                None,
+            )
 
 
 def check_snapshot(
@@ -246,13 +288,19 @@ def check_snapshot(
     level = by_id.get(level_id) if isinstance(level_id, str) else None
     if level is None:
         return None, [
-            _problem("/snapshot/level", "unknown-level", f"snapshot of level {level_id!r}, not in this payload", None)
+            _problem(
+                "/snapshot/level",
+                "unknown-level",
+                f"snapshot of level {level_id!r}, not in this payload",
+                None,
+            )
         ]
     try:
         Game.from_snapshot(level, data)
     except ValidationError as exc:
         return None, [
-            Problem("/snapshot" + p.pointer, p.code, p.message, SHARE_NAME, level.id) for p in exc.errors
+            Problem("/snapshot" + p.pointer, p.code, p.message, SHARE_NAME, level.id)
+            for p in exc.errors
         ]
     except Exception as exc:
         return None, [_checker_failed(exc, "/snapshot", SHARE_NAME, level.id)]

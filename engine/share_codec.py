@@ -86,7 +86,9 @@ def canonical_json(value: object) -> bytes:
         ShareError: the value holds NaN/infinity, a lone surrogate or a non-JSON type.
     """
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        text = json.dumps(
+            value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
         return text.encode("utf-8")
     except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
         raise ShareError.at("not-canonical", f"not canonical JSON: {exc}") from None
@@ -116,13 +118,17 @@ def to_text(document: Mapping[str, Any]) -> str:
     """
     raw = canonical_json(document)
     if len(raw) > MAX_JSON_BYTES:
-        raise ShareError.at("too-large", f"the payload's JSON is {_mib(len(raw))}, more than {_mib(MAX_JSON_BYTES)}")
+        raise ShareError.at(
+            "too-large", f"the payload's JSON is {_mib(len(raw))}, more than {_mib(MAX_JSON_BYTES)}"
+        )
     check_structure(raw)
     stream = zlib.compress(raw, 9)
     body = base64.urlsafe_b64encode(stream + tag(stream)).rstrip(b"=").decode("ascii")
     text = f"{PREFIX}:{VERSION}:{body}"
     if len(text) > MAX_TEXT_CHARS:
-        raise ShareError.at("too-large", f"the payload is {len(text):,} characters, more than {MAX_TEXT_CHARS:,}")
+        raise ShareError.at(
+            "too-large", f"the payload is {len(text):,} characters, more than {MAX_TEXT_CHARS:,}"
+        )
     return text
 
 
@@ -135,7 +141,9 @@ def from_text(text: object) -> dict[str, Any]:
     raw = _unarmour(text)
     stream, seal_tag = raw[:-TAG_BYTES], raw[-TAG_BYTES:]
     if len(raw) <= TAG_BYTES or tag(stream) != seal_tag:
-        raise ShareError.at("bad-checksum", "the payload text is corrupted (its integrity tag does not match)")
+        raise ShareError.at(
+            "bad-checksum", "the payload text is corrupted (its integrity tag does not match)"
+        )
     document = parse_document(inflate(stream))
     verify(document)
     return document
@@ -145,19 +153,26 @@ def _unarmour(text: object) -> bytes:
     if not isinstance(text, str):
         raise ShareError.at("wrong-type", f"a payload is text, not {type(text).__name__}")
     if len(text) > MAX_TEXT_CHARS:
-        raise ShareError.at("too-large", f"the payload is {len(text):,} characters, more than {MAX_TEXT_CHARS:,}")
+        raise ShareError.at(
+            "too-large", f"the payload is {len(text):,} characters, more than {MAX_TEXT_CHARS:,}"
+        )
     text = text.strip()
     if not text:
         raise ShareError.at("empty", "the payload is empty")
     scheme, sep, rest = text.partition(":")
     if not sep or scheme != PREFIX:
-        raise ShareError.at("bad-prefix", f"a payload starts with '{PREFIX}:{VERSION}:' (got {text[:16]!r})")
+        raise ShareError.at(
+            "bad-prefix", f"a payload starts with '{PREFIX}:{VERSION}:' (got {text[:16]!r})"
+        )
     version, sep, body = rest.partition(":")
     if not sep or not version.isascii() or not version.isdigit():
-        raise ShareError.at("bad-prefix", f"a payload starts with '{PREFIX}:{VERSION}:' (got {text[:16]!r})")
+        raise ShareError.at(
+            "bad-prefix", f"a payload starts with '{PREFIX}:{VERSION}:' (got {text[:16]!r})"
+        )
     if version != str(VERSION):
         raise ShareError.at(
-            "unsupported-version", f"this is a version {version[:8]} payload; this Rulegrid reads version {VERSION}"
+            "unsupported-version",
+            f"this is a version {version[:8]} payload; this Rulegrid reads version {VERSION}",
         )
     if not _BODY.fullmatch(body):
         bad = _NOT_BODY.search(body)
@@ -167,7 +182,9 @@ def _unarmour(text: object) -> bytes:
             "bad-base64", f"character {where} ({bad.group()!r}) is not base64url (A-Z a-z 0-9 - _)"
         )
     if len(body) % 4 == 1:
-        raise ShareError.at("bad-base64", "the base64url text has an impossible length (truncated or padded?)")
+        raise ShareError.at(
+            "bad-base64", "the base64url text has an impossible length (truncated or padded?)"
+        )
     try:
         raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     except (binascii.Error, ValueError) as exc:
@@ -175,7 +192,9 @@ def _unarmour(text: object) -> bytes:
     # Python ignores the unused low bits of the last character; we do not, so a
     # changed last character can never decode to the same bytes unnoticed.
     if base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii") != body:
-        raise ShareError.at("bad-base64", "the base64url text is not in canonical form (a changed character?)")
+        raise ShareError.at(
+            "bad-base64", "the base64url text is not in canonical form (a changed character?)"
+        )
     return raw
 
 
@@ -197,7 +216,8 @@ def inflate(raw: bytes) -> bytes:
             total += len(chunk)
             if total > MAX_JSON_BYTES:
                 raise ShareError.at(
-                    "too-large", f"the payload inflates to more than {_mib(MAX_JSON_BYTES)} (a compression bomb?)"
+                    "too-large",
+                    f"the payload inflates to more than {_mib(MAX_JSON_BYTES)} (a compression bomb?)",
                 )
             chunks.append(chunk)
             if not chunk and len(pending) == before:
@@ -205,9 +225,13 @@ def inflate(raw: bytes) -> bytes:
     except zlib.error as exc:
         raise ShareError.at("bad-compression", f"the payload is corrupt (zlib: {exc})") from None
     if not inflater.eof:
-        raise ShareError.at("bad-compression", "the payload is truncated (the compressed data ends early)")
+        raise ShareError.at(
+            "bad-compression", "the payload is truncated (the compressed data ends early)"
+        )
     if inflater.unused_data:
-        raise ShareError.at("bad-compression", "the payload has bytes after the end of its compressed data")
+        raise ShareError.at(
+            "bad-compression", "the payload has bytes after the end of its compressed data"
+        )
     return b"".join(chunks)
 
 
@@ -225,11 +249,14 @@ def check_structure(raw: bytes) -> None:
     containers = raw.count(b"{") + raw.count(b"[")
     if containers > MAX_CONTAINERS:
         raise ShareError.at(
-            "too-many-values", f"the payload holds {containers:,} objects/arrays, more than {MAX_CONTAINERS:,}"
+            "too-many-values",
+            f"the payload holds {containers:,} objects/arrays, more than {MAX_CONTAINERS:,}",
         )
     items = raw.count(b",") + raw.count(b":")
     if items > MAX_ITEMS:
-        raise ShareError.at("too-many-values", f"the payload holds {items:,} values, more than {MAX_ITEMS:,}")
+        raise ShareError.at(
+            "too-many-values", f"the payload holds {items:,} values, more than {MAX_ITEMS:,}"
+        )
     skeleton = _JSON_STRING.sub(b"", raw)
     if b'"' in skeleton:
         raise ShareError.at("invalid-json", "not valid JSON: a string is not terminated")
@@ -260,12 +287,15 @@ def parse_document(raw: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ShareError.at("invalid-json", f"not UTF-8 at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
-        raise ShareError.at("invalid-json", f"not valid JSON: {exc.msg} at character {exc.pos}") from None
+        raise ShareError.at(
+            "invalid-json", f"not valid JSON: {exc.msg} at character {exc.pos}"
+        ) from None
     except (ValueError, RecursionError) as exc:  # huge integers, NaN/Infinity
         raise ShareError.at("invalid-json", f"not valid JSON: {exc}") from None
     if canonical_json(value) != raw:
         raise ShareError.at(
-            "not-canonical", "the payload's JSON is not in canonical form (sorted keys, no spaces, UTF-8)"
+            "not-canonical",
+            "the payload's JSON is not in canonical form (sorted keys, no spaces, UTF-8)",
         )
     if not isinstance(value, dict):
         raise ShareError.at("wrong-type", "a payload holds a JSON object")
@@ -295,7 +325,11 @@ def verify(document: Mapping[str, Any]) -> None:
         raise ShareError.at("bad-checksum", "sha256 must be 64 lower-case hex digits", "/sha256")
     body = {k: v for k, v in document.items() if k != "sha256"}
     if digest(body) != claimed:
-        raise ShareError.at("bad-checksum", "the payload's SHA-256 does not match its content (corrupted)", "/sha256")
+        raise ShareError.at(
+            "bad-checksum",
+            "the payload's SHA-256 does not match its content (corrupted)",
+            "/sha256",
+        )
 
 
 def _mib(size: int) -> str:

@@ -26,7 +26,9 @@ MAX_REPLAY_WORK = 1_000_000
 #: Most positions plus entity records in a snapshot (current and history).
 MAX_SNAPSHOT_RECORDS = 60_000
 
-TOP_KEYS = frozenset({"format", "version", "sha256", "pack", "level", "nouns", "replays", "snapshot"})
+TOP_KEYS = frozenset(
+    {"format", "version", "sha256", "pack", "level", "nouns", "replays", "snapshot"}
+)
 
 
 def check_envelope(document: Mapping[str, Any]) -> Literal["pack", "level"]:
@@ -48,7 +50,9 @@ def check_envelope(document: Mapping[str, Any]) -> Literal["pack", "level"]:
         raise ShareError.at("bad-content", "a payload carries exactly one of 'pack' and 'level'")
     kind: Literal["pack", "level"] = "pack" if "pack" in document else "level"
     if kind == "pack" and "nouns" in document:
-        raise ShareError.at("unknown-field", "'nouns' belongs to level payloads; a pack has its own", "/nouns")
+        raise ShareError.at(
+            "unknown-field", "'nouns' belongs to level payloads; a pack has its own", "/nouns"
+        )
     if not isinstance(document.get("replays", []), list):
         raise ShareError.at("wrong-type", "replays must be a list of replay records", "/replays")
     return kind
@@ -95,9 +99,13 @@ def check_limits(document: Mapping[str, Any]) -> None:
         history = snapshot.get("history")
         if isinstance(history, list):
             frames += history
-        records = sum(1 + (_length(f.get("entities")) if isinstance(f, dict) else 0) for f in frames)
+        records = sum(
+            1 + (_length(f.get("entities")) if isinstance(f, dict) else 0) for f in frames
+        )
         if records > MAX_SNAPSHOT_RECORDS:
-            raise _over("snapshot positions and entity records", records, MAX_SNAPSHOT_RECORDS, "/snapshot")
+            raise _over(
+                "snapshot positions and entity records", records, MAX_SNAPSHOT_RECORDS, "/snapshot"
+            )
 
 
 def _levels(document: Mapping[str, Any]) -> list[Any]:
@@ -113,4 +121,6 @@ def _length(value: object) -> int:
 
 
 def _over(what: str, count: int, limit: int, pointer: str) -> ShareError:
-    return ShareError.at("too-many", f"the payload holds {count:,} {what}, more than {limit:,}", pointer)
+    return ShareError.at(
+        "too-many", f"the payload holds {count:,} {what}, more than {limit:,}", pointer
+    )

@@ -34,7 +34,9 @@ def file_name(pack_id: object) -> str:
         or pack_id.endswith(".")
         or pack_id.split(".")[0].upper() in _DEVICE_NAMES
     ):
-        raise ShareError.at("unsafe-name", f"the pack id {str(pack_id)[:70]!r} cannot be used as a file name", "/id")
+        raise ShareError.at(
+            "unsafe-name", f"the pack id {str(pack_id)[:70]!r} cannot be used as a file name", "/id"
+        )
     return pack_id + ".json"
 
 
@@ -49,9 +51,13 @@ def install_path(pack: Pack, folder: Path, *, replace: bool = False) -> Path:
     if folder.exists() and not folder.is_dir():
         raise ShareError.at("not-a-folder", f"{folder} is not a folder")
     if (folder / pack.id).exists():
-        raise ShareError.at("pack-exists", f"a pack folder {folder / pack.id} already exists; not replacing it")
+        raise ShareError.at(
+            "pack-exists", f"a pack folder {folder / pack.id} already exists; not replacing it"
+        )
     if os.path.lexists(path) and not replace:
-        raise ShareError.at("pack-exists", f"{path} already exists; pass replace=True (--replace) to overwrite it")
+        raise ShareError.at(
+            "pack-exists", f"{path} already exists; pass replace=True (--replace) to overwrite it"
+        )
     return path
 
 

@@ -73,7 +73,9 @@ def summarize(document: Mapping[str, Any], kind: str) -> ShareSummary:
     if kind == "pack":
         top = _dict(document.get("pack"))
         raw_levels = top.get("levels")
-        levels = [_level(v, n) for n, v in enumerate(raw_levels if isinstance(raw_levels, list) else [])]
+        levels = [
+            _level(v, n) for n, v in enumerate(raw_levels if isinstance(raw_levels, list) else [])
+        ]
     else:
         top = _dict(document.get("level"))
         levels = [_level(top, 0)]

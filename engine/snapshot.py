@@ -71,7 +71,9 @@ def decode(ctx: LevelContext, data: object) -> tuple[Frame, list[Frame]]:
     problems: list[Problem] = []
     frames: list[Frame | None] = []
     if not isinstance(data, dict):
-        raise ValidationError.single("", "wrong-type", "a snapshot is a JSON object", level=ctx.level.id)
+        raise ValidationError.single(
+            "", "wrong-type", "a snapshot is a JSON object", level=ctx.level.id
+        )
     problems += _keys(data, _TOP_KEYS, "")
     if data.get("format") != FORMAT:
         problems.append(Problem("/format", "bad-value", f"expected format {FORMAT!r}"))
@@ -79,7 +81,11 @@ def decode(ctx: LevelContext, data: object) -> tuple[Frame, list[Frame]]:
         problems.append(Problem("/version", "bad-value", f"expected version {VERSION}"))
     if data.get("level") != ctx.level.id:
         problems.append(
-            Problem("/level", "level-mismatch", f"snapshot of level {data.get('level')!r}, not {ctx.level.id!r}")
+            Problem(
+                "/level",
+                "level-mismatch",
+                f"snapshot of level {data.get('level')!r}, not {ctx.level.id!r}",
+            )
         )
     frames.append(_frame(ctx, data.get("current"), "/current", problems))
     history = data.get("history")
@@ -131,7 +137,9 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
     assert isinstance(won, bool)
     if record.get("rules") != [r.to_dict() for r in rules]:
         problems.append(
-            Problem(base + "/rules", "inconsistent-rules", "rules do not match the words on the board")
+            Problem(
+                base + "/rules", "inconsistent-rules", "rules do not match the words on the board"
+            )
         )
         return None
     frame = Frame(pieces, phases, moves, won, rules)
@@ -147,7 +155,9 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
     return frame
 
 
-def _pieces(ctx: LevelContext, items: object, base: str, problems: list[Problem]) -> tuple[Piece, ...] | None:
+def _pieces(
+    ctx: LevelContext, items: object, base: str, problems: list[Problem]
+) -> tuple[Piece, ...] | None:
     if not isinstance(items, list):
         problems.append(Problem(base, "wrong-type", "entities must be a list"))
         return None
@@ -160,10 +170,14 @@ def _pieces(ctx: LevelContext, items: object, base: str, problems: list[Problem]
         i, kind = item.get("id"), item.get("kind")
         expected = ctx.kinds.get(i) if type(i) is int else None
         if expected is None or not isinstance(i, int):
-            problems.append(Problem(where + "/id", "unknown-entity", f"the level has no entity {i!r}"))
+            problems.append(
+                Problem(where + "/id", "unknown-entity", f"the level has no entity {i!r}")
+            )
             continue
         if i in pieces:
-            problems.append(Problem(where + "/id", "duplicate-entity-id", f"entity {i} appears twice"))
+            problems.append(
+                Problem(where + "/id", "duplicate-entity-id", f"entity {i} appears twice")
+            )
             continue
         if kind != expected[0]:
             problems.append(Problem(where + "/kind", "bad-value", f"entity {i} is a {expected[0]}"))
@@ -172,21 +186,35 @@ def _pieces(ctx: LevelContext, items: object, base: str, problems: list[Problem]
         for key in item:
             if key == "leaves":
                 problems.append(
-                    Problem(where + "/leaves", "per-object-leaves", "objects carry no 'leaves'; the FRAIL map is level data")
+                    Problem(
+                        where + "/leaves",
+                        "per-object-leaves",
+                        "objects carry no 'leaves'; the FRAIL map is level data",
+                    )
                 )
             elif key not in ("id", "kind", name_key, "x", "y"):
                 problems.append(
-                    Problem(where + pointer(key), "unknown-field", f"unknown field '{key}': snapshots carry only authoritative state")
+                    Problem(
+                        where + pointer(key),
+                        "unknown-field",
+                        f"unknown field '{key}': snapshots carry only authoritative state",
+                    )
                 )
         name, x, y = item.get(name_key), item.get("x"), item.get("y")
         if kind == "word" and name != expected[1]:
-            problems.append(Problem(where + "/text", "bad-value", f"word {i} reads {expected[1]!r}"))
+            problems.append(
+                Problem(where + "/text", "bad-value", f"word {i} reads {expected[1]!r}")
+            )
             continue
         if kind == "object" and (not isinstance(name, str) or name not in ctx.nouns):
-            problems.append(Problem(where + "/noun", "unknown-noun", f"{name!r} is not a noun of this level"))
+            problems.append(
+                Problem(where + "/noun", "unknown-noun", f"{name!r} is not a noun of this level")
+            )
             continue
         if type(x) is not int or type(y) is not int or not ctx.in_bounds(x, y):
-            problems.append(Problem(where, "out-of-bounds", f"position ({x!r}, {y!r}) is not on the grid"))
+            problems.append(
+                Problem(where, "out-of-bounds", f"position ({x!r}, {y!r}) is not on the grid")
+            )
             continue
         assert isinstance(name, str)
         pieces[i] = (i, expected[0], name, x, y)
@@ -197,7 +225,9 @@ def _automata(
     ctx: LevelContext, items: object, base: str, problems: list[Problem]
 ) -> tuple[tuple[int, ...] | None, list[bool]]:
     if not isinstance(items, list) or len(items) != len(ctx.automata):
-        problems.append(Problem(base, "bad-size", f"expected one entry per automaton ({len(ctx.automata)})"))
+        problems.append(
+            Problem(base, "bad-size", f"expected one entry per automaton ({len(ctx.automata)})")
+        )
         return None, []
     phases: list[int] = []
     flags: list[bool] = []
@@ -208,13 +238,23 @@ def _automata(
             continue
         problems.extend(_keys(item, ("id", "phase", "active"), where))
         if item.get("id") != automaton.id:
-            problems.append(Problem(where + "/id", "bad-value", f"expected automaton {automaton.id!r}"))
+            problems.append(
+                Problem(where + "/id", "bad-value", f"expected automaton {automaton.id!r}")
+            )
         phase, active = item.get("phase"), item.get("active")
         if type(phase) is not int or not 0 <= phase < len(automaton.pattern):
-            problems.append(Problem(where + "/phase", "phase-out-of-range", f"phase must be in 0..{len(automaton.pattern) - 1}"))
+            problems.append(
+                Problem(
+                    where + "/phase",
+                    "phase-out-of-range",
+                    f"phase must be in 0..{len(automaton.pattern) - 1}",
+                )
+            )
             phase = 0
         if not isinstance(active, bool):
-            problems.append(Problem(where + "/active", "wrong-type", "active must be true or false"))
+            problems.append(
+                Problem(where + "/active", "wrong-type", "active must be true or false")
+            )
             active = False
         phases.append(phase)
         flags.append(active)

@@ -116,7 +116,9 @@ class _Turn:
         try:
             return read_rules(self.ctx, self.board.words())
         except RuleComplexityError:
-            raise _RejectedTurnError([_block(first_mover, self.direction.label, None, "rule-complexity")]) from None
+            raise _RejectedTurnError(
+                [_block(first_mover, self.direction.label, None, "rule-complexity")]
+            ) from None
 
 
 def resolve_step(ctx: LevelContext, frame: Frame, intent: object) -> tuple[Frame | None, TurnEvent]:
@@ -152,7 +154,10 @@ def resolve_step(ctx: LevelContext, frame: Frame, intent: object) -> tuple[Frame
             rules = read_rules(ctx, board.words())
         except RuleComplexityError:
             return None, _rejected(
-                ctx, frame, direction, [_block(first_mover, direction.label, None, "rule-complexity")]
+                ctx,
+                frame,
+                direction,
+                [_block(first_mover, direction.label, None, "rule-complexity")],
             )
     after = Frame(board.freeze(), phases, frame.moves + 1, won, rules)
     event = TurnEvent(
@@ -198,7 +203,9 @@ def _after_player(
                         "id": i,
                         "from": frm,
                         "to": to,
-                        "blocked": None if reason is None else {"blockerId": blocker, "reason": reason},
+                        "blocked": None
+                        if reason is None
+                        else {"blockerId": blocker, "reason": reason},
                         **extra,
                     }
                 )
@@ -277,7 +284,9 @@ def _move_group(
             pusher = None if depth == 0 else chain[depth - 1][0]
             for i in group:
                 fx, fy = board.pos[i]
-                moved.append({"id": i, "from": [fx, fy], "to": [fx + dx, fy + dy], "pushedBy": pusher})
+                moved.append(
+                    {"id": i, "from": [fx, fy], "to": [fx + dx, fy + dy], "pushedBy": pusher}
+                )
         for group in reversed(chain):
             for i in group:
                 fx, fy = board.pos[i]
@@ -399,4 +408,3 @@ def finish_event(ctx: LevelContext, event: TurnEvent, before: Frame, after: Fram
     event.control_lost = not has_control(ctx, after, table)
     event.won = after.won
     event.moves = after.moves
-

@@ -46,7 +46,9 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
             "", "invalid-json", f"not valid JSON: not UTF-8 text (byte {exc.start})", pack=source
         ) from None
     except (RecursionError, ValueError) as exc:
-        raise ValidationError.single("", "invalid-json", f"not valid JSON: {exc}", pack=source) from None
+        raise ValidationError.single(
+            "", "invalid-json", f"not valid JSON: {exc}", pack=source
+        ) from None
 
 
 def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
@@ -246,7 +248,9 @@ def _mechanic_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem
                     )
 
 
-def _unknown_nouns(level: Level, vocabulary: Vocabulary, declared: frozenset[str]) -> Iterator[Problem]:
+def _unknown_nouns(
+    level: Level, vocabulary: Vocabulary, declared: frozenset[str]
+) -> Iterator[Problem]:
     def unknown(token: str) -> bool:
         return token not in declared and vocabulary.is_noun(token)
 
@@ -256,7 +260,9 @@ def _unknown_nouns(level: Level, vocabulary: Vocabulary, declared: frozenset[str
         if unknown(token):
             field, what = ("noun", "object noun") if is_object else ("text", "noun word")
             yield Problem(
-                pointer("entities", index, field), "unknown-noun", f"{what} {token} is not in the pack's nouns"
+                pointer("entities", index, field),
+                "unknown-noun",
+                f"{what} {token} is not in the pack's nouns",
             )
     for index, automaton in enumerate(level.automata):
         if automaton.subject is not None and unknown(automaton.subject):
@@ -295,7 +301,9 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
     levels = levels if isinstance(levels, list) else []
     too_big = _size_problems(levels)
     if too_big:
-        return None, [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big]
+        return None, [
+            p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big
+        ]
     raw, checked = check_document("pack", doc)
     problems = [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in raw]
     if not checked:
@@ -311,8 +319,12 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
         level_id = document_id(level_doc)
         if level_id is not None:
             if level_id in first_index:
-                message = f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
-                problems.append(Problem(prefix + "/id", "duplicate-level-id", message, pack_name, level_id))
+                message = (
+                    f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
+                )
+                problems.append(
+                    Problem(prefix + "/id", "duplicate-level-id", message, pack_name, level_id)
+                )
             else:
                 first_index[level_id] = index
         if str(index) in bad_levels:
@@ -333,7 +345,11 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
 def _size_problems(levels: list[Any]) -> list[Problem]:
     if len(levels) > MAX_LEVELS:
         return [
-            Problem("/levels", "bad-size", f"a pack holds at most {MAX_LEVELS:,} levels; this one has {len(levels):,}")
+            Problem(
+                "/levels",
+                "bad-size",
+                f"a pack holds at most {MAX_LEVELS:,} levels; this one has {len(levels):,}",
+            )
         ]
     problems: list[Problem] = []
     for index, level in enumerate(levels):
@@ -344,6 +360,11 @@ def _size_problems(levels: list[Any]) -> list[Problem]:
 def _at(levels: list[Any], ptr: str) -> Any:
     """The level document a pack pointer lies in, or ``None``."""
     parts = ptr.split("/")
-    if len(parts) > 2 and parts[1] == "levels" and parts[2].isdigit() and int(parts[2]) < len(levels):
+    if (
+        len(parts) > 2
+        and parts[1] == "levels"
+        and parts[2].isdigit()
+        and int(parts[2]) < len(levels)
+    ):
         return levels[int(parts[2])]
     return None

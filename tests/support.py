@@ -30,16 +30,24 @@ def grid_level(rows: list[str], level_id: str = "test", **extra: Any) -> dict[st
             for token in cell.split("+"):
                 entity_id = len(entities) + 1
                 if token.islower():
-                    entities.append({"id": entity_id, "kind": "object", "noun": token.upper(), "x": x, "y": y})
+                    entities.append(
+                        {"id": entity_id, "kind": "object", "noun": token.upper(), "x": x, "y": y}
+                    )
                 else:
-                    entities.append({"id": entity_id, "kind": "word", "text": token, "x": x, "y": y})
+                    entities.append(
+                        {"id": entity_id, "kind": "word", "text": token, "x": x, "y": y}
+                    )
     return {"id": level_id, "width": width, "height": len(rows), "entities": entities, **extra}
 
 
 def ids_of(level: dict[str, Any], name: str) -> list[int]:
     """Ids of the entities whose noun (objects) or text (words) is ``name``; objects by lower case."""
     if name.islower():
-        return [e["id"] for e in level["entities"] if e["kind"] == "object" and e["noun"] == name.upper()]
+        return [
+            e["id"]
+            for e in level["entities"]
+            if e["kind"] == "object" and e["noun"] == name.upper()
+        ]
     return [e["id"] for e in level["entities"] if e["kind"] == "word" and e["text"] == name]
 
 
@@ -61,7 +69,9 @@ def keke_corpus() -> dict[str, Any]:
     return data
 
 
-def pack_document(*levels: dict[str, Any], pack_id: str = "test", nouns: list[str] | None = None) -> dict[str, Any]:
+def pack_document(
+    *levels: dict[str, Any], pack_id: str = "test", nouns: list[str] | None = None
+) -> dict[str, Any]:
     """A pack document around level documents.
 
     ``nouns`` defaults to every object noun and every word that names one in the
@@ -80,7 +90,9 @@ def pack_document(*levels: dict[str, Any], pack_id: str = "test", nouns: list[st
             properties = {a["property"] for a in level.get("automata", [])}
             for e in level["entities"]:
                 name = e.get("noun") if e.get("kind") == "object" else e.get("text")
-                if isinstance(name, str) and (e.get("kind") == "object" or name not in RESERVED | properties):
+                if isinstance(name, str) and (
+                    e.get("kind") == "object" or name not in RESERVED | properties
+                ):
                     found.add(name)
             for mechanic in level.get("mechanics", []):
                 found.update(mechanic["leaves"])

@@ -117,7 +117,12 @@ def flood_region(level: LevelDocument, start: Pos) -> list[Pos]:
     while queue:
         pos = queue.popleft()
         region.append(pos)
-        for nxt in (Pos(pos.x + 1, pos.y), Pos(pos.x - 1, pos.y), Pos(pos.x, pos.y + 1), Pos(pos.x, pos.y - 1)):
+        for nxt in (
+            Pos(pos.x + 1, pos.y),
+            Pos(pos.x - 1, pos.y),
+            Pos(pos.x, pos.y + 1),
+            Pos(pos.x, pos.y - 1),
+        ):
             if nxt not in seen and level.contains(nxt) and signature(level.stack_at(nxt)) == look:
                 seen.add(nxt)
                 queue.append(nxt)

@@ -68,10 +68,14 @@ class _StrokeTool(Tool):
         # Merge only once this stroke has recorded a command of its own; otherwise
         # the first real edit would fold into the previous stroke.
         if self._erasing:
-            changed = level.remove_top(fresh, whole_stack=self._whole, continues_stroke=self._recorded)
+            changed = level.remove_top(
+                fresh, whole_stack=self._whole, continues_stroke=self._recorded
+            )
         elif self.session.stamp is not None:
             stamp = self.session.stamp
-            changed = level.add_on_top(fresh, stamp, text=f"Brush {stamp.label()}", continues_stroke=self._recorded)
+            changed = level.add_on_top(
+                fresh, stamp, text=f"Brush {stamp.label()}", continues_stroke=self._recorded
+            )
         else:
             self.session.message.emit("Pick something in the palette to paint with")
             changed = False

@@ -149,6 +149,9 @@ class SelectTool(Tool):
             moved = self.selected_region()
             dx, dy = self._offset
             rect = self._selection.translated(dx, dy)
-            stacks = {Pos(p.x + rect.x(), p.y + rect.y()): s for p, s in (moved.stacks.items() if moved else [])}
+            stacks = {
+                Pos(p.x + rect.x(), p.y + rect.y()): s
+                for p, s in (moved.stacks.items() if moved else [])
+            }
             return Overlay(rect, "floating", stacks)
         return Overlay(self._selection, "selection")

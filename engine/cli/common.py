@@ -23,5 +23,8 @@ def find_level(pack: Pack, wanted: str) -> Level:
     known = ", ".join(level.id for level in pack.levels[:20])
     more = " …" if len(pack.levels) > 20 else ""
     raise ValidationError.single(
-        "/levels", "unknown-level", f"no level {wanted!r} in this pack (levels: {known}{more})", pack=pack.id
+        "/levels",
+        "unknown-level",
+        f"no level {wanted!r} in this pack (levels: {known}{more})",
+        pack=pack.id,
     )

@@ -30,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         directions = parse_moves(text)
     except ValueError as exc:
-        raise ValidationError.single("", "bad-moves", str(exc), pack=pack.id, level=level.id) from None
+        raise ValidationError.single(
+            "", "bad-moves", str(exc), pack=pack.id, level=level.id
+        ) from None
     game = Game(level)
     for direction in directions:
         print(json.dumps(game.step(direction).to_dict(), separators=(",", ":")))

@@ -15,7 +15,9 @@ def register(sub: Any) -> None:
     parser.add_argument("which", nargs="?", choices=sorted(GENERATORS), default="pack")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--write", action="store_true", help=f"regenerate the files in {SCHEMA_DIR}")
-    group.add_argument("--check", action="store_true", help="exit 1 when the checked-in files drift")
+    group.add_argument(
+        "--check", action="store_true", help="exit 1 when the checked-in files drift"
+    )
     parser.set_defaults(run=run)
 
 
@@ -28,10 +30,13 @@ def run(args: argparse.Namespace) -> int:
         stale = [
             name
             for name, generate in GENERATORS.items()
-            if json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8")) != generate()
+            if json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+            != generate()
         ]
         for name in stale:
-            print(f"{SCHEMA_FILES[name]} is out of date: run rulegrid schema --write", file=sys.stderr)
+            print(
+                f"{SCHEMA_FILES[name]} is out of date: run rulegrid schema --write", file=sys.stderr
+            )
         return 1 if stale else 0
     print(json.dumps(GENERATORS[args.which](), indent=2, ensure_ascii=False))
     return 0

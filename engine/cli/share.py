@@ -31,7 +31,9 @@ def register(sub: Any) -> None:
 
     export = actions.add_parser("export", help="print a payload for a pack or one of its levels")
     export.add_argument("pack", help="a pack .json file or pack folder")
-    export.add_argument("--level", metavar="ID", help="share only this level (id or 1-based number)")
+    export.add_argument(
+        "--level", metavar="ID", help="share only this level (id or 1-based number)"
+    )
     export.add_argument(
         "--with-solutions",
         action="store_true",
@@ -43,8 +45,12 @@ def register(sub: Any) -> None:
     imp = actions.add_parser("import", help="preview a payload; install it with --yes")
     imp.add_argument("payload", help="the payload text, or - to read it from stdin")
     imp.add_argument("--yes", action="store_true", help="install the pack after the preview")
-    imp.add_argument("--into", metavar="DIR", help=f"install into DIR instead of {default_folder()}")
-    imp.add_argument("--replace", action="store_true", help="overwrite an installed pack of the same id")
+    imp.add_argument(
+        "--into", metavar="DIR", help=f"install into DIR instead of {default_folder()}"
+    )
+    imp.add_argument(
+        "--replace", action="store_true", help="overwrite an installed pack of the same id"
+    )
     imp.set_defaults(run=run_import)
 
 
@@ -71,7 +77,9 @@ def run_import(args: argparse.Namespace) -> int:
         print(line)
     for check in preview.replays:
         status = "matches" if check.matches else "DIFFERS"
-        print(f"replay {check.index + 1} of {check.record.level} ({len(check.record.moves)} moves): {status}")
+        print(
+            f"replay {check.index + 1} of {check.record.level} ({len(check.record.moves)} moves): {status}"
+        )
     for warning in preview.warnings:
         print(f"warning: {warning}")
     if preview.problems:
@@ -86,4 +94,3 @@ def run_import(args: argparse.Namespace) -> int:
         return 0
     print(f"installed {preview.install(folder, confirm=True, replace=args.replace)}")
     return 0
-

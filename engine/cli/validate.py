@@ -21,7 +21,9 @@ def register(sub: Any) -> None:
     parser = sub.add_parser("validate", help="validate packs; exit 1 listing every problem")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="pack .json files or pack folders")
     parser.add_argument("--json", action="store_true", help="print a JSON list of problem records")
-    parser.add_argument("--trust", action="store_true", help="run the pack.py of these folders (you trust them)")
+    parser.add_argument(
+        "--trust", action="store_true", help="run the pack.py of these folders (you trust them)"
+    )
     parser.set_defaults(run=run)
 
 

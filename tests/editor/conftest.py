@@ -63,7 +63,9 @@ def dialogs() -> ScriptedDialogs:
 
 
 @pytest.fixture
-def make_window(qtbot, settings: EditorSettings, dialogs: ScriptedDialogs) -> Callable[..., MainWindow]:
+def make_window(
+    qtbot, settings: EditorSettings, dialogs: ScriptedDialogs
+) -> Callable[..., MainWindow]:
     """Build a shown main window; qtbot closes it after the test (answering "discard")."""
 
     def make(pack_path: Path | str | None = None) -> MainWindow:

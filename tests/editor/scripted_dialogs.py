@@ -45,14 +45,22 @@ class ScriptedDialogs:
         self.asked.append(("trust", folder))
         return self.trust_answer
 
-    def show_problems(self, parent: QWidget, source: str, problems: list[engine.Problem], *,
-                      can_repair: bool, repair_notes: list[str]) -> bool:
+    def show_problems(
+        self,
+        parent: QWidget,
+        source: str,
+        problems: list[engine.Problem],
+        *,
+        can_repair: bool,
+        repair_notes: list[str],
+    ) -> bool:
         self.asked.append(("problems", (source, can_repair, tuple(repair_notes))))
         self.problems_shown.append(list(problems))
         return self.open_anyway and can_repair
 
-    def edit_level_properties(self, parent: QWidget, props: LevelProperties,
-                              taken_ids: set[str]) -> tuple[LevelProperties, Anchor] | None:
+    def edit_level_properties(
+        self, parent: QWidget, props: LevelProperties, taken_ids: set[str]
+    ) -> tuple[LevelProperties, Anchor] | None:
         self.asked.append(("level properties", props))
         return self.level_properties
 

@@ -64,8 +64,16 @@ def test_zoom_keys_wheel_and_fit(make_window) -> None:
     assert canvas.cell_size < ACTUAL_SIZE
     anchor = canvas.cell_center(Pos(3, 3))
     under = canvas.cell_at(anchor)
-    wheel = QWheelEvent(QPointF(anchor), QPointF(canvas.mapToGlobal(anchor)), QPoint(0, 0), QPoint(0, 120),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    wheel = QWheelEvent(
+        QPointF(anchor),
+        QPointF(canvas.mapToGlobal(anchor)),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     before = canvas.cell_size
     canvas.wheelEvent(wheel)
     assert canvas.cell_size > before
@@ -82,7 +90,9 @@ def test_middle_drag_pans_and_does_not_paint(make_window) -> None:
     start = canvas.cell_center(Pos(1, 1))
     QTest.mousePress(canvas, Qt.MouseButton.MiddleButton, Qt.KeyboardModifier.NoModifier, start)
     QTest.mouseMove(canvas, start + QPoint(40, 25))
-    QTest.mouseRelease(canvas, Qt.MouseButton.MiddleButton, Qt.KeyboardModifier.NoModifier, start + QPoint(40, 25))
+    QTest.mouseRelease(
+        canvas, Qt.MouseButton.MiddleButton, Qt.KeyboardModifier.NoModifier, start + QPoint(40, 25)
+    )
     assert canvas.origin - origin == QPoint(40, 25)
     assert window.level.cells() == {}
 
@@ -101,9 +111,19 @@ def test_escape_cancels_a_rectangle_in_progress(make_window) -> None:
     window = make_window()
     use(window, "actionToolRectangle", Stamp(OBJECT, "ROCK"))
     canvas = window.canvas
-    QTest.mousePress(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, canvas.cell_center(Pos(1, 1)))
+    QTest.mousePress(
+        canvas,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        canvas.cell_center(Pos(1, 1)),
+    )
     QTest.mouseMove(canvas, canvas.cell_center(Pos(3, 3)))
     assert canvas.tool.overlay() is not None
     QTest.keyClick(canvas, Qt.Key.Key_Escape)
-    QTest.mouseRelease(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, canvas.cell_center(Pos(3, 3)))
+    QTest.mouseRelease(
+        canvas,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        canvas.cell_center(Pos(3, 3)),
+    )
     assert window.level.cells() == {}

@@ -29,7 +29,13 @@ def test_level_properties_form_refuses_a_taken_or_malformed_id(qtbot) -> None:
 def test_noun_form_wants_a_new_upper_case_noun(qtbot) -> None:
     dialog = NounDialog({"BABA"})
     qtbot.addWidget(dialog)
-    for name, ok in (("BABA", False), ("IS", False), ("YOU", False), ("1KEY", False), ("KEY", True)):
+    for name, ok in (
+        ("BABA", False),
+        ("IS", False),
+        ("YOU", False),
+        ("1KEY", False),
+        ("KEY", True),
+    ):
         dialog.name.setText(name)
         assert (dialog.problem() == "") is ok, name
     dialog.set_color(QColor("#123456"))

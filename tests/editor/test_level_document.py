@@ -91,7 +91,11 @@ def test_resize_shifts_contents_by_the_anchor_and_undoes(level: LevelDocument) -
 def test_round_trip_keeps_stack_order_ids_and_unedited_data(level: LevelDocument) -> None:
     automata = [{"id": "clock", "property": "TICK", "pattern": [{"action": "wait"}], "phase": 0}]
     data = {
-        "id": "x", "title": "X", "width": 3, "height": 2, "solution": "R",
+        "id": "x",
+        "title": "X",
+        "width": 3,
+        "height": 2,
+        "solution": "R",
         "entities": [
             {"id": 5, "kind": "word", "text": "TICK", "x": 2, "y": 1},
             {"id": 9, "kind": "object", "noun": "BABA", "x": 0, "y": 0},
@@ -100,7 +104,10 @@ def test_round_trip_keeps_stack_order_ids_and_unedited_data(level: LevelDocument
         "automata": automata,
     }
     doc = LevelDocument.from_data(data)
-    assert [p.id for p in doc.stack_at(Pos(0, 0))] == [9, 2]  # list order is stack order, bottom first
+    assert [p.id for p in doc.stack_at(Pos(0, 0))] == [
+        9,
+        2,
+    ]  # list order is stack order, bottom first
     out = doc.to_data()
     assert out["automata"] == automata
     assert out["solution"] == "R"
@@ -111,7 +118,9 @@ def test_round_trip_keeps_stack_order_ids_and_unedited_data(level: LevelDocument
 
 def test_reading_for_repair_drops_off_grid_pieces_and_renumbers_repeats() -> None:
     data = {
-        "id": "x", "width": 2, "height": 2,
+        "id": "x",
+        "width": 2,
+        "height": 2,
         "entities": [
             {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 0},
             {"id": 1, "kind": "object", "noun": "ROCK", "x": 1, "y": 0},

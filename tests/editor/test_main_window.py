@@ -28,7 +28,9 @@ def test_window_carries_the_api_names_of_this_issue(make_window) -> None:
         assert window.actions_by_id[name].objectName() == name
 
 
-def test_author_paints_stacks_with_every_tool_undoes_saves_and_reopens(make_window, dialogs, tmp_path) -> None:
+def test_author_paints_stacks_with_every_tool_undoes_saves_and_reopens(
+    make_window, dialogs, tmp_path
+) -> None:
     window = make_window()
     trigger(window, "actionNewPack")
     level = window.level
@@ -59,7 +61,14 @@ def test_author_paints_stacks_with_every_tool_undoes_saves_and_reopens(make_wind
     assert tokens(window, Pos(7, 6)) == []
     stack = window.undo_group.activeStack()
     assert [stack.text(i) for i in range(stack.count())] == [
-        "Brush baba", "Brush YOU", "Rectangle rock", "Rectangle rock", "Fill flag", "Erase", "Move Region"]
+        "Brush baba",
+        "Brush YOU",
+        "Rectangle rock",
+        "Rectangle rock",
+        "Fill flag",
+        "Erase",
+        "Move Region",
+    ]
     assert window.isWindowModified()
 
     final = level.to_data()
@@ -80,19 +89,36 @@ def test_author_paints_stacks_with_every_tool_undoes_saves_and_reopens(make_wind
 
     reopened = make_window(tmp_path / "mine.json")
     assert reopened.pack.to_data() == window.pack.to_data()
-    assert [p.id for p in reopened.level.stack_at(Pos(2, 1))] == [p.id for p in level.stack_at(Pos(2, 1))]
+    assert [p.id for p in reopened.level.stack_at(Pos(2, 1))] == [
+        p.id for p in level.stack_at(Pos(2, 1))
+    ]
 
 
-def test_opening_a_broken_pack_lists_every_problem_with_its_path(make_window, dialogs, tmp_path) -> None:
+def test_opening_a_broken_pack_lists_every_problem_with_its_path(
+    make_window, dialogs, tmp_path
+) -> None:
     broken = {
-        "format": "rulegrid-pack", "version": 1, "id": "broken", "title": "Broken",
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "broken",
+        "title": "Broken",
         "nouns": {"BABA": {"color": "#d9396a"}},
         "levels": [
-            {"id": "a", "width": 3, "height": 3, "entities": [
-                {"id": 1, "kind": "object", "noun": "GHOST", "x": 0, "y": 0},
-                {"id": 2, "kind": "object", "noun": "BABA", "x": 7, "y": 0}]},
-            {"id": "b", "width": 2, "height": 2, "entities": [
-                {"id": 1, "kind": "word", "text": "FRAIL", "x": 0, "y": 0}]},
+            {
+                "id": "a",
+                "width": 3,
+                "height": 3,
+                "entities": [
+                    {"id": 1, "kind": "object", "noun": "GHOST", "x": 0, "y": 0},
+                    {"id": 2, "kind": "object", "noun": "BABA", "x": 7, "y": 0},
+                ],
+            },
+            {
+                "id": "b",
+                "width": 2,
+                "height": 2,
+                "entities": [{"id": 1, "kind": "word", "text": "FRAIL", "x": 0, "y": 0}],
+            },
         ],
     }
     path = tmp_path / "broken.json"
@@ -206,8 +232,12 @@ def test_tool_keys_switch_tools(make_window, qtbot) -> None:
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     window.canvas.setFocus()
-    for key, tool_action in ((Qt.Key.Key_E, "actionToolEraser"), (Qt.Key.Key_R, "actionToolRectangle"),
-                             (Qt.Key.Key_S, "actionToolSelect"), (Qt.Key.Key_B, "actionToolBrush")):
+    for key, tool_action in (
+        (Qt.Key.Key_E, "actionToolEraser"),
+        (Qt.Key.Key_R, "actionToolRectangle"),
+        (Qt.Key.Key_S, "actionToolSelect"),
+        (Qt.Key.Key_B, "actionToolBrush"),
+    ):
         QTest.keyClick(window.canvas, key)
         assert window.actions_by_id[tool_action].isChecked()
         assert window.canvas.tool.action_id == tool_action

@@ -45,7 +45,9 @@ def test_an_invalid_pack_is_still_saved_and_its_problems_returned(qapp, tmp_path
     pack = PackDocument.untitled()
     pack.levels[0].add_on_top([Pos(1, 1)], Stamp(WORD, "FRAIL"))  # the level has not opted in
     problems = save_pack(pack, tmp_path / "p.json", folder=False)
-    assert [(p.pointer, p.code) for p in problems] == [("/levels/0/entities/0/text", "frail-not-declared")]
+    assert [(p.pointer, p.code) for p in problems] == [
+        ("/levels/0/entities/0/text", "frail-not-declared")
+    ]
     result = open_pack(tmp_path / "p.json")
     assert result.document is None
     assert result.problems == problems
@@ -55,9 +57,19 @@ def test_an_invalid_pack_is_still_saved_and_its_problems_returned(qapp, tmp_path
 
 
 def test_one_entity_per_line() -> None:
-    text = format_pack_json({"levels": [{"id": "a", "entities": [
-        {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 0},
-        {"id": 2, "kind": "word", "text": "IS", "x": 1, "y": 0}]}]})
+    text = format_pack_json(
+        {
+            "levels": [
+                {
+                    "id": "a",
+                    "entities": [
+                        {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 0},
+                        {"id": 2, "kind": "word", "text": "IS", "x": 1, "y": 0},
+                    ],
+                }
+            ]
+        }
+    )
     lines = text.splitlines()
     assert '        {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 0},' in lines
     assert text.endswith("}\n")

@@ -19,9 +19,20 @@ def test_the_palette_offers_nouns_words_operators_properties_and_mechanics(make_
 
 def test_the_palette_lists_the_levels_automaton_properties(make_window, tmp_path) -> None:
     pack = {
-        "format": "rulegrid-pack", "version": 1, "id": "p", "title": "P", "nouns": {"MOUSE": {"color": "#aaaaaa"}},
-        "levels": [{"id": "a", "width": 3, "height": 3, "entities": [],
-                    "automata": [{"id": "c", "property": "TICK", "pattern": [{"action": "wait"}]}]}],
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "p",
+        "title": "P",
+        "nouns": {"MOUSE": {"color": "#aaaaaa"}},
+        "levels": [
+            {
+                "id": "a",
+                "width": 3,
+                "height": 3,
+                "entities": [],
+                "automata": [{"id": "c", "property": "TICK", "pattern": [{"action": "wait"}]}],
+            }
+        ],
     }
     path = tmp_path / "p.json"
     path.write_text(__import__("json").dumps(pack), encoding="utf-8")
@@ -36,7 +47,9 @@ def test_search_filters_the_palette(make_window) -> None:
     visible = window.palette_panel.stamps(visible_only=True)
     assert set(visible) == {Stamp(OBJECT, "ROCK"), Stamp(WORD, "ROCK")}
     window.palette_panel.search.setText("properties")  # a section name shows its section
-    assert set(window.palette_panel.stamps(visible_only=True)) == {Stamp(WORD, p) for p in engine.BASE_PROPERTIES}
+    assert set(window.palette_panel.stamps(visible_only=True)) == {
+        Stamp(WORD, p) for p in engine.BASE_PROPERTIES
+    }
 
 
 def test_adding_a_noun_puts_it_in_the_palette_and_is_undoable(make_window, dialogs) -> None:

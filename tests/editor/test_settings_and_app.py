@@ -55,7 +55,9 @@ def test_with_no_argument_the_editor_opens_the_tutorial_when_present() -> None:
 
 
 def test_python_m_editor_has_a_command_line() -> None:
-    out = subprocess.run([sys.executable, "-m", "editor", "--help"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "editor", "--help"], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0
     assert "rulegrid-editor" in out.stdout
     assert "PACK" in out.stdout.upper()
@@ -63,7 +65,9 @@ def test_python_m_editor_has_a_command_line() -> None:
 
 def test_every_icon_loads(qapp) -> None:
     names = icon_names()
-    assert {"brush", "eraser", "rectangle", "fill", "picker", "select", "undo", "redo"} <= set(names)
+    assert {"brush", "eraser", "rectangle", "fill", "picker", "select", "undo", "redo"} <= set(
+        names
+    )
     for name in names:
         assert not icon(name).pixmap(16, 16).isNull(), name
 

@@ -107,7 +107,10 @@ def test_fill_covers_the_connected_cells_that_look_alike(session: Session) -> No
     level.add_on_top([Pos(x, 2) for x in range(level.width)], ROCK)  # a wall across the level
     session.set_stamp(BABA)
     FillTool(session).press(Pos(0, 0), NO, LEFT)
-    assert len([p for p, s in level.cells().items() if [x.token for x in s] == ["BABA"]]) == level.width * 2
+    assert (
+        len([p for p, s in level.cells().items() if [x.token for x in s] == ["BABA"]])
+        == level.width * 2
+    )
     assert tokens(session, Pos(0, 3)) == []
     FillTool(session).press(Pos(4, 2), NO, LEFT)  # the wall's stacks are alike: all of them grow
     assert tokens(session, Pos(0, 2)) == ["ROCK", "BABA"]

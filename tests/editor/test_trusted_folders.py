@@ -49,7 +49,9 @@ def test_an_untrusted_pack_module_is_not_run(make_window, dialogs, generated: Pa
     assert "not trusted" in window.statusBar().currentMessage()
 
 
-def test_a_trusted_folder_is_asked_once_and_remembered(make_window, dialogs, settings, generated: Path) -> None:
+def test_a_trusted_folder_is_asked_once_and_remembered(
+    make_window, dialogs, settings, generated: Path
+) -> None:
     window = make_window()
     dialogs.trust_answer = True
     assert window.files.open_path(generated) is True
@@ -62,7 +64,9 @@ def test_a_trusted_folder_is_asked_once_and_remembered(make_window, dialogs, set
     assert len([a for a in dialogs.asked if a[0] == "trust"]) == asked
 
 
-def test_saving_a_generated_pack_writes_a_new_data_pack(make_window, dialogs, generated: Path, tmp_path: Path) -> None:
+def test_saving_a_generated_pack_writes_a_new_data_pack(
+    make_window, dialogs, generated: Path, tmp_path: Path
+) -> None:
     window = make_window()
     dialogs.trust_answer = True
     window.files.open_path(generated)

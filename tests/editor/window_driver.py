@@ -24,7 +24,9 @@ def use(window: MainWindow, tool_action: str, stamp: Stamp | None = None) -> Non
         window.palette_panel.choose(stamp)
 
 
-def drag(window: MainWindow, cells: list[Pos], *, button=Qt.MouseButton.LeftButton, mods=NO) -> None:
+def drag(
+    window: MainWindow, cells: list[Pos], *, button=Qt.MouseButton.LeftButton, mods=NO
+) -> None:
     """Press on the first cell, move through the others, release on the last."""
     canvas = window.canvas
     QTest.mousePress(canvas, button, mods, canvas.cell_center(cells[0]))

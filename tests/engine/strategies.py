@@ -73,7 +73,9 @@ def levels(draw: st.DrawFn, *, automata: bool = True, frail: bool = True) -> dic
         entity["id"] = index
     level: dict[str, Any] = {"id": "random", "width": width, "height": height, "entities": entities}
     if ticks:
-        level["automata"] = [draw(_automaton(name, tick)) for name, tick in zip(("a", "b"), ticks, strict=False)]
+        level["automata"] = [
+            draw(_automaton(name, tick)) for name, tick in zip(("a", "b"), ticks, strict=False)
+        ]
     if uses_frail:
         leaves = draw(st.dictionaries(st.sampled_from(NOUNS), st.sampled_from(NOUNS), max_size=4))
         level["mechanics"] = [
@@ -85,8 +87,7 @@ def levels(draw: st.DrawFn, *, automata: bool = True, frail: bool = True) -> dic
 @st.composite
 def _automaton(draw: st.DrawFn, name: str, tick: str) -> dict[str, Any]:
     moves = [
-        {"action": "move", "dx": dx, "dy": dy}
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        {"action": "move", "dx": dx, "dy": dy} for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
     ]
     steps = st.sampled_from([*moves, {"action": "wait"}, {"action": "wait", "cue": "beat"}])
     pattern = draw(st.lists(steps, min_size=1, max_size=4))
@@ -106,7 +107,9 @@ def carrier_levels(draw: st.DrawFn) -> dict[str, Any]:
     width = draw(st.integers(5, 7))
     height = draw(st.integers(6, 8))
     entities: list[dict[str, Any]] = []
-    for y, sentence in enumerate((("BABA", "IS", "YOU"), ("DRIFT", "IS", "FRAIL"), ("MOUSE", "IS", "TICK"))):
+    for y, sentence in enumerate(
+        (("BABA", "IS", "YOU"), ("DRIFT", "IS", "FRAIL"), ("MOUSE", "IS", "TICK"))
+    ):
         for x, text in enumerate(sentence):
             entities.append({"kind": "word", "text": text, "x": x, "y": y})
 
@@ -131,7 +134,9 @@ def carrier_levels(draw: st.DrawFn) -> dict[str, Any]:
         "height": height,
         "entities": entities,
         "automata": [draw(_automaton("tick", "TICK"))],
-        "mechanics": [{"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": leaves}],
+        "mechanics": [
+            {"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": leaves}
+        ],
     }
 
 

@@ -225,7 +225,11 @@ def test_an_active_entity_advances_phase() -> None:
 @pytest.mark.parametrize(
     ("rows", "blocker", "reason"),
     [
-        (["wall mouse . baba", "MOUSE IS TICK .", "WALL IS STOP .", "BABA IS YOU .", ". . . ."], 1, "stop"),
+        (
+            ["wall mouse . baba", "MOUSE IS TICK .", "WALL IS STOP .", "BABA IS YOU .", ". . . ."],
+            1,
+            "stop",
+        ),
         (["mouse . . baba", "MOUSE IS TICK .", "BABA IS YOU .", ". . . ."], None, "bounds"),
     ],
 )
@@ -324,7 +328,11 @@ def test_a_blocked_automated_action_is_observable() -> None:
     g = game(rows, automaton([LEFT, UP]))
     event = g.step("down").to_dict()
     [entry] = event["automated"]
-    assert (entry["action"], entry["id"], entry["blocked"]) == ("move", 2, {"blockerId": 1, "reason": "stop"})
+    assert (entry["action"], entry["id"], entry["blocked"]) == (
+        "move",
+        2,
+        {"blockerId": 1, "reason": "stop"},
+    )
     assert where(g, 2) == (1, 0)
     state_entry = g.state()["automata"][0]
     assert state_entry["carriers"] == [{"noun": "MOUSE", "instanceIds": [2]}]
@@ -347,7 +355,9 @@ def test_derived_carrier_fields_follow_active_rules() -> None:
         assert {k: source[k] for k in expected} == expected
 
 
-def _beat_labels(previous: dict[str, Any], event: dict[str, Any]) -> list[tuple[str, str | None, dict[str, Any]]]:
+def _beat_labels(
+    previous: dict[str, Any], event: dict[str, Any]
+) -> list[tuple[str, str | None, dict[str, Any]]]:
     """What a stage shows per automaton: the step that just ran, its cue, and the next step."""
     labels = []
     for before, after in zip(previous["automata"], event["automata"], strict=True):
@@ -378,7 +388,14 @@ def test_reduced_motion_keeps_beat_feedback_readable() -> None:
 
 def _pack(levels: list[dict[str, Any]]) -> dict[str, Any]:
     nouns = {n: {"color": "#808080"} for n in ("MOUSE", "BABA", "WALL", "BELL", "ROCK")}
-    return {"format": "rulegrid-pack", "version": 1, "id": "clocks", "title": "Clocks", "nouns": nouns, "levels": levels}
+    return {
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "clocks",
+        "title": "Clocks",
+        "nouns": nouns,
+        "levels": levels,
+    }
 
 
 def test_a_valid_local_automaton_is_registered(tmp_path: Path) -> None:
@@ -395,7 +412,12 @@ def test_a_valid_local_automaton_is_registered(tmp_path: Path) -> None:
     assert refused.value.errors[0].code == "untrusted-module"
     pack = load_pack(tmp_path, trust=True)
     [registered] = pack.level("tick").automata
-    assert registered.to_data() == {"id": "clock", "property": "TICK", "pattern": [LEFT, WAIT], "phase": 0}
+    assert registered.to_data() == {
+        "id": "clock",
+        "property": "TICK",
+        "pattern": [LEFT, WAIT],
+        "phase": 0,
+    }
 
 
 def test_invalid_automaton_data_is_rejected_atomically() -> None:
@@ -436,15 +458,33 @@ def test_invalid_automaton_data_is_rejected_atomically() -> None:
         ({"pattern": [WAIT] * 257}, "/automata/0/pattern", "bad-size"),
         ({"phase": 2}, "/automata/0/phase", "phase-out-of-range"),
         ({"phase": -1}, "/automata/0/phase", "out-of-range"),
-        ({"pattern": [{"action": "move", "dx": 0, "dy": 0}]}, "/automata/0/pattern/0/dx", "non-cardinal-move"),
-        ({"pattern": [{"action": "move", "dx": 2, "dy": 0}]}, "/automata/0/pattern/0/dx", "out-of-range"),
+        (
+            {"pattern": [{"action": "move", "dx": 0, "dy": 0}]},
+            "/automata/0/pattern/0/dx",
+            "non-cardinal-move",
+        ),
+        (
+            {"pattern": [{"action": "move", "dx": 2, "dy": 0}]},
+            "/automata/0/pattern/0/dx",
+            "out-of-range",
+        ),
         ({"pattern": [{"action": "move", "dx": 1}]}, "/automata/0/pattern/0/dy", "missing-field"),
-        ({"pattern": [{"action": "wait", "cue": "Big Bang!"}]}, "/automata/0/pattern/0/cue", "bad-format"),
-        ({"pattern": [{"action": "wait", "sound": "x" * 40}]}, "/automata/0/pattern/0/sound", "bad-size"),
+        (
+            {"pattern": [{"action": "wait", "cue": "Big Bang!"}]},
+            "/automata/0/pattern/0/cue",
+            "bad-format",
+        ),
+        (
+            {"pattern": [{"action": "wait", "sound": "x" * 40}]},
+            "/automata/0/pattern/0/sound",
+            "bad-size",
+        ),
         ({"carriers": []}, "/automata/0/carriers", "unknown-field"),
     ],
 )
-def test_automaton_validation_names_the_json_path(change: dict[str, Any], pointer: str, code: str) -> None:
+def test_automaton_validation_names_the_json_path(
+    change: dict[str, Any], pointer: str, code: str
+) -> None:
     data = grid_level(CLOCK_ROWS, automata=[{**automaton([LEFT, WAIT]), **change}])
     with pytest.raises(ValidationError) as caught:
         load_level(data)
@@ -500,7 +540,11 @@ def test_a_pattern_step_is_ready_for_visual_review() -> None:
     current = entry["pattern"][entry["phase"]]
     event = g.step("down").to_dict()
     [beat] = event["automated"]
-    assert (beat["action"], beat["cue"], beat["sound"]) == (current["action"], current["cue"], current["sound"])
+    assert (beat["action"], beat["cue"], beat["sound"]) == (
+        current["action"],
+        current["cue"],
+        current["sound"],
+    )
     dx, dy = beat["to"][0] - beat["from"][0], beat["to"][1] - beat["from"][1]
     assert (dx, dy) == (current["dx"], current["dy"])
     assert event["automata"][0]["next"] == entry["pattern"][1]

@@ -33,12 +33,30 @@ def problems(data: Any) -> list[tuple[str, str]]:
         ({**LEVEL, "width": 129}, ("/width", "out-of-range")),
         ({**LEVEL, "width": "9"}, ("/width", "wrong-type")),
         ({**LEVEL, "colour": "red"}, ("/colour", "unknown-field")),
-        ({**LEVEL, "entities": [{"id": 1, "kind": "object", "noun": "BABA", "x": 0}]}, ("/entities/0/y", "missing-field")),
-        ({**LEVEL, "entities": [{"id": 0, "kind": "word", "text": "IS", "x": 0, "y": 0}]}, ("/entities/0/id", "out-of-range")),
-        ({**LEVEL, "entities": [{"id": 1, "kind": "word", "text": "is", "x": 0, "y": 0}]}, ("/entities/0/text", "bad-format")),
-        ({**LEVEL, "entities": [{"id": 1, "kind": "thing", "x": 0, "y": 0}]}, ("/entities/0/kind", "unknown-kind")),
-        ({**LEVEL, "entities": [{"id": 1, "kind": "word", "text": "IS", "x": 3, "y": 0}]}, ("/entities/0/x", "out-of-bounds")),
-        ({**LEVEL, "entities": [{"id": 1, "kind": "object", "noun": "AND", "x": 0, "y": 0}]}, ("/entities/0/noun", "invalid-noun")),
+        (
+            {**LEVEL, "entities": [{"id": 1, "kind": "object", "noun": "BABA", "x": 0}]},
+            ("/entities/0/y", "missing-field"),
+        ),
+        (
+            {**LEVEL, "entities": [{"id": 0, "kind": "word", "text": "IS", "x": 0, "y": 0}]},
+            ("/entities/0/id", "out-of-range"),
+        ),
+        (
+            {**LEVEL, "entities": [{"id": 1, "kind": "word", "text": "is", "x": 0, "y": 0}]},
+            ("/entities/0/text", "bad-format"),
+        ),
+        (
+            {**LEVEL, "entities": [{"id": 1, "kind": "thing", "x": 0, "y": 0}]},
+            ("/entities/0/kind", "unknown-kind"),
+        ),
+        (
+            {**LEVEL, "entities": [{"id": 1, "kind": "word", "text": "IS", "x": 3, "y": 0}]},
+            ("/entities/0/x", "out-of-bounds"),
+        ),
+        (
+            {**LEVEL, "entities": [{"id": 1, "kind": "object", "noun": "AND", "x": 0, "y": 0}]},
+            ("/entities/0/noun", "invalid-noun"),
+        ),
         ({**LEVEL, "solution": "RRX"}, ("/solution", "bad-format")),
     ],
 )
@@ -52,7 +70,11 @@ def test_duplicate_entity_ids_are_reported_with_both_places() -> None:
     with pytest.raises(ValidationError) as caught:
         load_level(data)
     [problem] = caught.value.errors
-    assert (problem.pointer, problem.code, problem.level) == ("/entities/2/id", "duplicate-entity-id", "first")
+    assert (problem.pointer, problem.code, problem.level) == (
+        "/entities/2/id",
+        "duplicate-entity-id",
+        "first",
+    )
     assert str(problem) == "first/entities/2/id: entity id 1 is already used by /entities/0"
 
 
@@ -70,15 +92,27 @@ def test_malformed_json_reports_line_and_column() -> None:
         (lambda s: s.pop("history"), "/history", "missing-field"),
         (lambda s: s["current"].update(moves=-1), "/current/moves", "wrong-type"),
         (lambda s: s["current"].update(won="yes"), "/current/won", "wrong-type"),
-        (lambda s: s["current"]["entities"].append({"id": 99, "kind": "object", "noun": "BABA", "x": 0, "y": 0}), "/current/entities/8/id", "unknown-entity"),
+        (
+            lambda s: s["current"]["entities"].append(
+                {"id": 99, "kind": "object", "noun": "BABA", "x": 0, "y": 0}
+            ),
+            "/current/entities/8/id",
+            "unknown-entity",
+        ),
         (lambda s: s["current"]["entities"][0].update(x=7), "/current/entities/0", "out-of-bounds"),
-        (lambda s: s["current"]["entities"][3].update(text="WIN"), "/current/entities/3/text", "bad-value"),
+        (
+            lambda s: s["current"]["entities"][3].update(text="WIN"),
+            "/current/entities/3/text",
+            "bad-value",
+        ),
         (lambda s: s["current"]["rules"].pop(), "/current/rules", "inconsistent-rules"),
         (lambda s: s["history"].append("junk"), "/history/1", "wrong-type"),
         (lambda s: s.update(current=None), "/current", "wrong-type"),
     ],
 )
-def test_from_snapshot_rejects_a_snapshot_that_does_not_match(tamper: Any, pointer: str, code: str) -> None:
+def test_from_snapshot_rejects_a_snapshot_that_does_not_match(
+    tamper: Any, pointer: str, code: str
+) -> None:
     level = load_level(LEVEL)
     g = Game(level)
     g.step("right")
@@ -118,7 +152,9 @@ def pack_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_play_prints_one_event_per_line(pack_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_prints_one_event_per_line(
+    pack_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["play", str(pack_file), "first", "RR", "--state"]) == 0
     lines = capsys.readouterr().out.splitlines()
     events = [json.loads(line) for line in lines]
@@ -131,7 +167,7 @@ def test_play_prints_one_event_per_line(pack_file: Path, capsys: pytest.CaptureF
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["first", "RX"], 'mini (level "first"): move 2 is \'X\''),
+        (["first", "RX"], "mini (level \"first\"): move 2 is 'X'"),
         (["nope", "R"], "no level 'nope' in this pack"),
     ],
 )
@@ -163,4 +199,6 @@ def test_from_snapshot_rejects_a_noun_that_is_not_text(noun: Any) -> None:
     snapshot["current"]["entities"][0]["noun"] = noun
     with pytest.raises(ValidationError) as caught:
         Game.from_snapshot(level, snapshot)
-    assert [(p.pointer, p.code) for p in caught.value.errors] == [("/current/entities/0/noun", "unknown-noun")]
+    assert [(p.pointer, p.code) for p in caught.value.errors] == [
+        ("/current/entities/0/noun", "unknown-noun")
+    ]

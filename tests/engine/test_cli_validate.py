@@ -11,7 +11,9 @@ from engine.cli import main
 from tests.support import PACKS_DIR, grid_level, pack_document
 
 Capture = pytest.CaptureFixture[str]
-GOOD = pack_document(grid_level(["baba . flag", "BABA IS YOU", "FLAG IS WIN"], "first"), pack_id="good")
+GOOD = pack_document(
+    grid_level(["baba . flag", "BABA IS YOU", "FLAG IS WIN"], "first"), pack_id="good"
+)
 
 
 def write(path: Path, doc: object) -> Path:
@@ -28,7 +30,12 @@ def bad_pack(tmp_path: Path) -> Path:
 
 
 def test_valid_packs_exit_zero(tmp_path: Path, capsys: Capture) -> None:
-    assert main(["validate", str(write(tmp_path / "good.json", GOOD)), str(PACKS_DIR / "tutorial.json")]) == 0
+    assert (
+        main(
+            ["validate", str(write(tmp_path / "good.json", GOOD)), str(PACKS_DIR / "tutorial.json")]
+        )
+        == 0
+    )
     out, err = capsys.readouterr()
     assert out == ""
     assert err == "2 pack(s) valid\n"
@@ -40,7 +47,9 @@ def test_every_bundled_pack_validates_from_the_command_line(capsys: Capture) -> 
 
 def test_problems_are_printed_one_per_line_for_every_pack(tmp_path: Path, capsys: Capture) -> None:
     good = write(tmp_path / "good.json", GOOD)
-    assert main(["validate", str(bad_pack(tmp_path)), str(good), str(tmp_path / "missing.json")]) == 1
+    assert (
+        main(["validate", str(bad_pack(tmp_path)), str(good), str(tmp_path / "missing.json")]) == 1
+    )
     out, err = capsys.readouterr()
     assert out.splitlines() == [
         'bad/levels/0/entities/0/x (level "first"): x=9 is outside the 3x3 grid',
@@ -67,7 +76,11 @@ def test_json_output_is_a_list_of_problem_records(tmp_path: Path, capsys: Captur
     [
         ("missing.json", None, "missing: cannot read"),
         ("folder", "dir", "folder: cannot read"),
-        ("broken.json", '{\n  "format": "rulegrid-pack",\n  "levels": [1,,]\n}', "broken: not valid JSON: Expecting value at line 3 column 16"),
+        (
+            "broken.json",
+            '{\n  "format": "rulegrid-pack",\n  "levels": [1,,]\n}',
+            "broken: not valid JSON: Expecting value at line 3 column 16",
+        ),
         ("junk.json", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe", "junk: not valid JSON"),
         ("empty.json", "", "empty: not valid JSON: Expecting value at line 1 column 1"),
         ("list.json", "[1, 2, 3]", "list: expected an object, got a list"),

@@ -70,7 +70,12 @@ def test_an_and_sentence_expands_to_multiple_properties() -> None:
     g = game(["BABA IS YOU AND PUSH", ". baba . . ."])
     assert [r.to_dict() for r in g.rules] == [
         {"subject": "BABA", "predicate": "YOU", "sourceIds": [1, 2, 3, 4, 5], "axis": "horizontal"},
-        {"subject": "BABA", "predicate": "PUSH", "sourceIds": [1, 2, 3, 4, 5], "axis": "horizontal"},
+        {
+            "subject": "BABA",
+            "predicate": "PUSH",
+            "sourceIds": [1, 2, 3, 4, 5],
+            "axis": "horizontal",
+        },
     ]
 
 
@@ -455,7 +460,12 @@ def test_event_arrays_preserve_resolution_order() -> None:
             "id": 14,
             "from": "ROCK",
             "to": "KEKE",
-            "rule": {"subject": "ROCK", "predicate": "KEKE", "sourceIds": [10, 11, 12], "axis": "horizontal"},
+            "rule": {
+                "subject": "ROCK",
+                "predicate": "KEKE",
+                "sourceIds": [10, 11, 12],
+                "axis": "horizontal",
+            },
         }
     ]
     assert event["destroyed"] == [
@@ -465,6 +475,19 @@ def test_event_arrays_preserve_resolution_order() -> None:
     assert event["won"] is True
     assert event["controlLost"] is False
     assert list(event) == [
-        "kind", "accepted", "direction", "moved", "blocked", "rulesAdded", "rulesRemoved",
-        "transformed", "destroyed", "crumbled", "automated", "automata", "controlLost", "won", "moves",
+        "kind",
+        "accepted",
+        "direction",
+        "moved",
+        "blocked",
+        "rulesAdded",
+        "rulesRemoved",
+        "transformed",
+        "destroyed",
+        "crumbled",
+        "automated",
+        "automata",
+        "controlLost",
+        "won",
+        "moves",
     ]

@@ -45,7 +45,9 @@ def test_a_valid_derived_declaration_is_normalized() -> None:
     assert [e["id"] for e in state["entities"]] == [e["id"] for e in data["entities"]]
 
 
-def _pack(level: dict[str, Any], nouns: tuple[str, ...] = ("BABA", "DRIFT", "WATER")) -> dict[str, Any]:
+def _pack(
+    level: dict[str, Any], nouns: tuple[str, ...] = ("BABA", "DRIFT", "WATER")
+) -> dict[str, Any]:
     return {
         "format": "rulegrid-pack",
         "version": 1,
@@ -59,15 +61,51 @@ def _pack(level: dict[str, Any], nouns: tuple[str, ...] = ("BABA", "DRIFT", "WAT
 @pytest.mark.parametrize(
     ("mutate", "pointer", "code"),
     [
-        (lambda d: d["mechanics"][0]["leaves"].update(DRIFT="LAVA"), "/levels/1/mechanics/0/leaves/DRIFT", "unknown-noun"),
-        (lambda d: d["mechanics"][0]["leaves"].update(DRIFT=print), "/levels/1/mechanics/0/leaves/DRIFT", "wrong-type"),
-        (lambda d: d["mechanics"][0]["leaves"].update(DRIFT=3), "/levels/1/mechanics/0/leaves/DRIFT", "wrong-type"),
-        (lambda d: d["mechanics"][0]["leaves"].update(drift="WATER"), "/levels/1/mechanics/0/leaves/drift", "invalid-token"),
-        (lambda d: d["mechanics"][0]["leaves"].update(DRIFT="YOU"), "/levels/1/mechanics/0/leaves/DRIFT", "invalid-noun"),
-        (lambda d: d["mechanics"].append(copy.deepcopy(d["mechanics"][0])), "/levels/1/mechanics/1", "duplicate-mechanic"),
-        (lambda d: d["entities"][1].update(leaves={"DRIFT": "WATER"}), "/levels/1/entities/1/leaves", "per-object-leaves"),
-        (lambda d: d["mechanics"][0].update(version=2), "/levels/1/mechanics/0/version", "bad-value"),
-        (lambda d: d["mechanics"][0].update(type="gravity"), "/levels/1/mechanics/0/type", "unknown-mechanic"),
+        (
+            lambda d: d["mechanics"][0]["leaves"].update(DRIFT="LAVA"),
+            "/levels/1/mechanics/0/leaves/DRIFT",
+            "unknown-noun",
+        ),
+        (
+            lambda d: d["mechanics"][0]["leaves"].update(DRIFT=print),
+            "/levels/1/mechanics/0/leaves/DRIFT",
+            "wrong-type",
+        ),
+        (
+            lambda d: d["mechanics"][0]["leaves"].update(DRIFT=3),
+            "/levels/1/mechanics/0/leaves/DRIFT",
+            "wrong-type",
+        ),
+        (
+            lambda d: d["mechanics"][0]["leaves"].update(drift="WATER"),
+            "/levels/1/mechanics/0/leaves/drift",
+            "invalid-token",
+        ),
+        (
+            lambda d: d["mechanics"][0]["leaves"].update(DRIFT="YOU"),
+            "/levels/1/mechanics/0/leaves/DRIFT",
+            "invalid-noun",
+        ),
+        (
+            lambda d: d["mechanics"].append(copy.deepcopy(d["mechanics"][0])),
+            "/levels/1/mechanics/1",
+            "duplicate-mechanic",
+        ),
+        (
+            lambda d: d["entities"][1].update(leaves={"DRIFT": "WATER"}),
+            "/levels/1/entities/1/leaves",
+            "per-object-leaves",
+        ),
+        (
+            lambda d: d["mechanics"][0].update(version=2),
+            "/levels/1/mechanics/0/version",
+            "bad-value",
+        ),
+        (
+            lambda d: d["mechanics"][0].update(type="gravity"),
+            "/levels/1/mechanics/0/type",
+            "unknown-mechanic",
+        ),
         (lambda d: d.pop("mechanics"), "/levels/1/entities/7/text", "frail-not-declared"),
     ],
 )
@@ -114,27 +152,50 @@ def test_a_handover_is_safe() -> None:
 DEPARTURES = {
     # the mouse pushes the word out (a handover), then its automaton beat takes it away
     "word": (
-        [". . . .", "mouse ROCK+drift . .", "MOUSE IS YOU .", "MOUSE IS TICK .", "DRIFT IS FRAIL ."],
+        [
+            ". . . .",
+            "mouse ROCK+drift . .",
+            "MOUSE IS YOU .",
+            "MOUSE IS TICK .",
+            "DRIFT IS FRAIL .",
+        ],
         "right",
         3,
     ),
     # the same with a pushable thing
     "thing": (
-        [". . . .", "mouse rock+drift . .", "MOUSE IS YOU .", "MOUSE IS TICK .", "DRIFT IS FRAIL .", "ROCK IS PUSH ."],
+        [
+            ". . . .",
+            "mouse rock+drift . .",
+            "MOUSE IS YOU .",
+            "MOUSE IS TICK .",
+            "DRIFT IS FRAIL .",
+            "ROCK IS PUSH .",
+        ],
         "right",
         3,
     ),
     # the player walks off the plank
-    "player": ([". baba+drift . .", "BABA IS YOU .", "DRIFT IS FRAIL .", "MOUSE IS TICK ."], "right", 2),
+    "player": (
+        [". baba+drift . .", "BABA IS YOU .", "DRIFT IS FRAIL .", "MOUSE IS TICK ."],
+        "right",
+        2,
+    ),
     # an automaton carrier leaves while the player walks elsewhere
-    "automaton": ([". . . .", ". mouse+drift . baba", "BABA IS YOU .", "DRIFT IS FRAIL .", "MOUSE IS TICK ."], "down", 2),
+    "automaton": (
+        [". . . .", ". mouse+drift . baba", "BABA IS YOU .", "DRIFT IS FRAIL .", "MOUSE IS TICK ."],
+        "down",
+        2,
+    ),
 }
 
 
 @pytest.mark.parametrize("who", sorted(DEPARTURES))
 def test_a_distinct_departure_crumbles_the_cell(who: str) -> None:
     rows, direction, drift = DEPARTURES[who]
-    automata = [{"id": "lift", "property": "TICK", "pattern": [{"action": "move", "dx": 0, "dy": -1}]}]
+    automata = [
+        {"id": "lift", "property": "TICK", "pattern": [{"action": "move", "dx": 0, "dy": -1}]}
+    ]
     g = game(rows, {"DRIFT": "WATER"}, automata=automata)
     cell = entity(g, drift)
     event = g.step(direction).to_dict()
@@ -162,7 +223,9 @@ def test_moving_frail_is_not_self_crumbling(mover: str) -> None:
         drift, direction, expected = 2, "right", (2, 0)
     else:
         rows = [". . . baba", ". drift . .", "BABA IS YOU .", "DRIFT IS FRAIL", "DRIFT IS TICK"]
-        automata = [{"id": "drifter", "property": "TICK", "pattern": [{"action": "move", "dx": 1, "dy": 0}]}]
+        automata = [
+            {"id": "drifter", "property": "TICK", "pattern": [{"action": "move", "dx": 1, "dy": 0}]}
+        ]
         drift, direction, expected = 2, "left", (2, 1)
     g = game(rows, {"DRIFT": "WATER"}, automata=automata)
     event = g.step(direction).to_dict()
@@ -243,10 +306,14 @@ def test_water_leftover_uses_sink() -> None:
     authored_data["entities"][0]["id"], authored_data["entities"][1]["id"] = 2, 1
     authored = Game(load_level(authored_data))
     final_authored = authored.step("left").to_dict()
-    assert final_leftover["destroyed"] == final_authored["destroyed"] == [
-        {"id": 1, "noun": "BABA", "at": [1, 0], "cause": "sink"},
-        {"id": 2, "noun": "WATER", "at": [1, 0], "cause": "sink"},
-    ]
+    assert (
+        final_leftover["destroyed"]
+        == final_authored["destroyed"]
+        == [
+            {"id": 1, "noun": "BABA", "at": [1, 0], "cause": "sink"},
+            {"id": 2, "noun": "WATER", "at": [1, 0], "cause": "sink"},
+        ]
+    )
     assert leftover.state()["entities"] == authored.state()["entities"]
 
 
@@ -260,7 +327,13 @@ def test_crumbling_precedes_contacts_in_the_same_turn() -> None:
 
 
 def test_initial_water_contact_remains_destructive() -> None:
-    rows = ["rock+water baba+drift .", "BABA IS YOU", "WATER IS SINK", "DRIFT IS FRAIL", "WATER IS FRAIL"]
+    rows = [
+        "rock+water baba+drift .",
+        "BABA IS YOU",
+        "WATER IS SINK",
+        "DRIFT IS FRAIL",
+        "WATER IS FRAIL",
+    ]
     g = game(rows, {"DRIFT": "WATER", "WATER": "DRIFT"})
     alive = [e["id"] for e in g.state()["entities"]]
     assert 1 not in alive
@@ -307,10 +380,22 @@ def test_restore_preserves_derived_frail_parity() -> None:
     ("tamper", "pointer", "code"),
     [
         (lambda s: s["current"].update(crumbles=1), "/current/crumbles", "unknown-field"),
-        (lambda s: s["current"]["entities"][1].update(leaves={"DRIFT": "WATER"}), "/current/entities/1/leaves", "per-object-leaves"),
-        (lambda s: s["current"]["entities"][1].update(exists=True), "/current/entities/1/exists", "unknown-field"),
+        (
+            lambda s: s["current"]["entities"][1].update(leaves={"DRIFT": "WATER"}),
+            "/current/entities/1/leaves",
+            "per-object-leaves",
+        ),
+        (
+            lambda s: s["current"]["entities"][1].update(exists=True),
+            "/current/entities/1/exists",
+            "unknown-field",
+        ),
         (lambda s: s.update(frail={"counter": 2}), "/frail", "unknown-field"),
-        (lambda s: s["current"]["entities"][1].update(noun="LAVA"), "/current/entities/1/noun", "unknown-noun"),
+        (
+            lambda s: s["current"]["entities"][1].update(noun="LAVA"),
+            "/current/entities/1/noun",
+            "unknown-noun",
+        ),
     ],
 )
 def test_hidden_frail_state_fails_closed(tamper: Any, pointer: str, code: str) -> None:
@@ -329,5 +414,7 @@ def test_hidden_frail_state_fails_closed_in_authored_levels() -> None:
     data["entities"][1]["leaves"] = {"DRIFT": "WATER"}
     with pytest.raises(ValidationError) as caught:
         load_level(data)
-    assert [(p.pointer, p.code) for p in caught.value.errors] == [("/entities/1/leaves", "per-object-leaves")]
+    assert [(p.pointer, p.code) for p in caught.value.errors] == [
+        ("/entities/1/leaves", "per-object-leaves")
+    ]
     assert ids_of(data, "drift") == [2]

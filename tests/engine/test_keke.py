@@ -24,7 +24,9 @@ IDS = [f"{n}-{r['id']}" for n, r in enumerate(RECORDS, start=1)]
 def test_stored_solution_wins_at_the_recorded_step(record: dict[str, Any]) -> None:
     events = replay(keke_level(record), record["solution"])
     assert all(e.accepted for e in events)
-    assert [n for n, e in enumerate(events, start=1) if e.won] == [record["checks"]["reference_win_at"]]
+    assert [n for n, e in enumerate(events, start=1) if e.won] == [
+        record["checks"]["reference_win_at"]
+    ]
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=IDS)

@@ -50,7 +50,11 @@ def test_problems_name_the_pack_by_its_id_or_else_its_file(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("make", ["missing", "empty-folder", "device"])
 def test_unreadable_sources_are_one_clear_problem(tmp_path: Path, make: str) -> None:
-    path = {"missing": tmp_path / "nope.json", "empty-folder": tmp_path, "device": Path("/dev/null")}[make]
+    path = {
+        "missing": tmp_path / "nope.json",
+        "empty-folder": tmp_path,
+        "device": Path("/dev/null"),
+    }[make]
     [(_, level, pointer, code)] = errors(path)
     assert (level, pointer, code) == (None, "", "unreadable")
 
@@ -76,7 +80,9 @@ def build():
 def module_folder(tmp_path: Path, source: str, doc: dict[str, Any] = DOC) -> Path:
     folder = tmp_path / "generated"
     folder.mkdir()
-    (folder / "pack.py").write_text(textwrap.dedent(source).replace("{doc!r}", repr(doc)), encoding="utf-8")
+    (folder / "pack.py").write_text(
+        textwrap.dedent(source).replace("{doc!r}", repr(doc)), encoding="utf-8"
+    )
     return folder
 
 
@@ -101,18 +107,30 @@ def test_a_trusted_module_builds_the_pack_and_leaves_no_bytecode(tmp_path: Path)
 
 def test_a_trusted_module_is_validated_exactly_like_json(tmp_path: Path) -> None:
     bad = json.loads(json.dumps(DOC))
-    bad["levels"].append({**bad["levels"][0], "automata": [{"id": "a", "property": "YOU", "pattern": [{"action": "wait"}]}]})
+    bad["levels"].append(
+        {
+            **bad["levels"][0],
+            "automata": [{"id": "a", "property": "YOU", "pattern": [{"action": "wait"}]}],
+        }
+    )
     bad["nouns"]["baba"] = {"color": "#000000"}
     folder = module_folder(tmp_path, "def build():\n    return {doc!r}\n", bad)
     from_module = errors(folder, trust=True)
     assert from_module == errors(bad)
-    assert [code for *_, code in from_module] == ["invalid-property", "duplicate-level-id", "bad-format"]
+    assert [code for *_, code in from_module] == [
+        "invalid-property",
+        "duplicate-level-id",
+        "bad-format",
+    ]
 
 
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("def build():\n    levels = {}\n    return levels['x']\n", "pack.py (line 3) raised KeyError: 'x'"),
+        (
+            "def build():\n    levels = {}\n    return levels['x']\n",
+            "pack.py (line 3) raised KeyError: 'x'",
+        ),
         ("def build(:\n", "pack.py (line 1) has a syntax error"),
         ("raise SystemExit(3)\n", "pack.py (line 1) raised SystemExit: 3"),
         ("VALUE = 1\n", "pack.py has no build() function"),
@@ -120,7 +138,9 @@ def test_a_trusted_module_is_validated_exactly_like_json(tmp_path: Path) -> None
         ("import no_such_module_here\n", "pack.py (line 1) raised ModuleNotFoundError"),
     ],
 )
-def test_module_failures_are_reported_without_a_traceback(tmp_path: Path, source: str, expected: str) -> None:
+def test_module_failures_are_reported_without_a_traceback(
+    tmp_path: Path, source: str, expected: str
+) -> None:
     folder = module_folder(tmp_path, source)
     with pytest.raises(ValidationError) as caught:
         load_pack(folder, trust=True)
@@ -141,7 +161,9 @@ def test_a_function_valued_frail_entry_from_a_module_is_located(tmp_path: Path) 
         return pack
     """
     folder = module_folder(tmp_path, source)
-    assert errors(folder, trust=True) == [("mini", "first", "/levels/0/mechanics/0/leaves/BABA", "wrong-type")]
+    assert errors(folder, trust=True) == [
+        ("mini", "first", "/levels/0/mechanics/0/leaves/BABA", "wrong-type")
+    ]
 
 
 # The bundled packs.
@@ -190,12 +212,16 @@ def test_the_tutorial_shows_its_mechanics_happening() -> None:
     events = {lv.id: [e.to_dict() for e in replay(lv, lv.solution or "")] for lv in TUTORIAL.levels}
     assert any(e["transformed"] for e in events["rock-is-flag"])
     assert {d["cause"] for e in events["sink-defeat-win"] for d in e["destroyed"]} == {"sink"}
-    assert any(a["action"] == "move" and a["to"] for e in events["clockwork"] for a in e["automated"])
+    assert any(
+        a["action"] == "move" and a["to"] for e in events["clockwork"] for a in e["automated"]
+    )
     crumbles = [c for e in events["crumbling-bridge"] for c in e["crumbled"]]
     assert [(c["from"], c["to"]) for c in crumbles] == [("DRIFT", "WATER"), ("DRIFT", "WATER")]
 
 
-def test_a_file_over_the_size_limit_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_over_the_size_limit_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "big.json"
     path.write_text(json.dumps(DOC), encoding="utf-8")
     monkeypatch.setattr("engine.packs.MAX_PACK_BYTES", 100)

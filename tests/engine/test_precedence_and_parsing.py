@@ -133,7 +133,9 @@ def test_earlier_first_word_wins(first: str, second: str) -> None:
 
 
 @pytest.mark.parametrize(("upper", "lower"), [("ROCK", "FLAG"), ("FLAG", "ROCK")])
-def test_earlier_first_word_wins_and_the_selected_rule_is_observable(upper: str, lower: str) -> None:
+def test_earlier_first_word_wins_and_the_selected_rule_is_observable(
+    upper: str, lower: str
+) -> None:
     # BABA IS BABA suppresses both links until keke pushes its last word away.
     rows = [
         ". . keke",
@@ -155,7 +157,12 @@ def test_earlier_first_word_wins_and_the_selected_rule_is_observable(upper: str,
             "id": 14,
             "from": "BABA",
             "to": upper,
-            "rule": {"subject": "BABA", "predicate": upper, "sourceIds": [5, 6, 7], "axis": "horizontal"},
+            "rule": {
+                "subject": "BABA",
+                "predicate": upper,
+                "sourceIds": [5, 6, 7],
+                "axis": "horizontal",
+            },
         }
     ]
 
@@ -180,7 +187,12 @@ def test_a_transformation_chain_stops_after_one_link() -> None:
             "id": 1,
             "from": "ROCK",
             "to": "FLAG",
-            "rule": {"subject": "ROCK", "predicate": "FLAG", "sourceIds": [6, 7, 8], "axis": "horizontal"},
+            "rule": {
+                "subject": "ROCK",
+                "predicate": "FLAG",
+                "sourceIds": [6, 7, 8],
+                "axis": "horizontal",
+            },
         }
     ]
     assert nouns(g)[1] == "FLAG"
@@ -222,11 +234,17 @@ def test_a_stacked_noun_before_is_yields_the_valid_alternative() -> None:
 
 
 def test_a_stacked_predicate_enumerates_alternatives() -> None:
-    assert sentences(["ROCK IS WIN+PUSH"]) == [("ROCK", "WIN", (1, 2, 3)), ("ROCK", "PUSH", (1, 2, 4))]
+    assert sentences(["ROCK IS WIN+PUSH"]) == [
+        ("ROCK", "WIN", (1, 2, 3)),
+        ("ROCK", "PUSH", (1, 2, 4)),
+    ]
 
 
 def test_a_stacked_subject_enumerates_alternatives() -> None:
-    assert sentences(["ROCK+FLAG IS WIN"]) == [("ROCK", "WIN", (1, 3, 4)), ("FLAG", "WIN", (2, 3, 4))]
+    assert sentences(["ROCK+FLAG IS WIN"]) == [
+        ("ROCK", "WIN", (1, 3, 4)),
+        ("FLAG", "WIN", (2, 3, 4)),
+    ]
 
 
 def test_a_stacked_and_path_starts_from_each_valid_subject() -> None:
@@ -298,7 +316,9 @@ def test_a_push_would_exceed_the_parser_budget() -> None:
         " ".join(bottom),
         " ".join(["BABA", "IS", "YOU", "BABA", "IS", "TICK"] + ["."] * (width - 6)),
     ]
-    automata = [{"id": "beat", "property": "TICK", "pattern": [{"action": "wait"}, {"action": "wait"}]}]
+    automata = [
+        {"id": "beat", "property": "TICK", "pattern": [{"action": "wait"}, {"action": "wait"}]}
+    ]
     level = load_level(grid_level(rows, automata=automata))
     g = Game(level)
     g.step("left")
@@ -308,7 +328,9 @@ def test_a_push_would_exceed_the_parser_budget() -> None:
     event = g.step("down").to_dict()
     baba = ids_of(grid_level(rows), "baba")[0]
     assert event["accepted"] is False
-    assert event["blocked"] == [{"id": baba, "dir": "down", "blockerId": None, "reason": "rule-complexity"}]
+    assert event["blocked"] == [
+        {"id": baba, "dir": "down", "blockerId": None, "reason": "rule-complexity"}
+    ]
     assert event["moves"] == 2
     assert g.snapshot() == before
     assert g.history_depth == 2

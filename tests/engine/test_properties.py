@@ -21,7 +21,9 @@ def play(level: dict[str, Any], moves: list[str]) -> tuple[Game, list[dict[str, 
 
 @SETTINGS
 @given(any_level, intents)
-def test_the_same_inputs_give_the_same_events_and_states(level: dict[str, Any], moves: list[str]) -> None:
+def test_the_same_inputs_give_the_same_events_and_states(
+    level: dict[str, Any], moves: list[str]
+) -> None:
     first, first_events = play(level, moves)
     second, second_events = play(json.loads(json.dumps(level)), moves)
     assert first_events == second_events
@@ -32,7 +34,9 @@ def test_the_same_inputs_give_the_same_events_and_states(level: dict[str, Any], 
 
 @SETTINGS
 @given(any_level, intents)
-def test_undo_walks_back_through_every_accepted_step(level: dict[str, Any], moves: list[str]) -> None:
+def test_undo_walks_back_through_every_accepted_step(
+    level: dict[str, Any], moves: list[str]
+) -> None:
     g = Game(load_level(level))
     states = [g.state()]
     for move in moves:
@@ -83,13 +87,17 @@ def test_reset_returns_to_the_settled_start(level: dict[str, Any], moves: list[s
 
 @SETTINGS
 @given(any_level, intents)
-def test_entities_disappear_only_through_reported_destruction(level: dict[str, Any], moves: list[str]) -> None:
+def test_entities_disappear_only_through_reported_destruction(
+    level: dict[str, Any], moves: list[str]
+) -> None:
     g = Game(load_level(level))
     for move in moves:
         before = {e["id"]: e for e in g.state()["entities"]}
         event = g.step(move).to_dict()
         after = {e["id"]: e for e in g.state()["entities"]}
-        gone = {d["id"] for d in event["destroyed"]} | {c["id"] for c in event["crumbled"] if c["to"] is None}
+        gone = {d["id"] for d in event["destroyed"]} | {
+            c["id"] for c in event["crumbled"] if c["to"] is None
+        }
         assert set(before) - set(after) == gone
         assert set(after) <= set(before)
         changed = {i for i in after if after[i].get("noun") != before[i].get("noun")}
@@ -101,7 +109,9 @@ def test_entities_disappear_only_through_reported_destruction(level: dict[str, A
 
 @settings(max_examples=60, deadline=None)
 @given(any_level, st.lists(st.sampled_from(["up", "down", "left", "right", "undo"]), max_size=15))
-def test_snapshots_stay_valid_through_play_and_undo(level: dict[str, Any], actions: list[str]) -> None:
+def test_snapshots_stay_valid_through_play_and_undo(
+    level: dict[str, Any], actions: list[str]
+) -> None:
     model = load_level(level)
     g = Game(model)
     for action in actions:
@@ -112,7 +122,9 @@ def test_snapshots_stay_valid_through_play_and_undo(level: dict[str, Any], actio
 
 @SETTINGS
 @given(carrier_levels(), intents)
-def test_a_carrier_leaving_a_frail_cell_crumbles_it(level: dict[str, Any], moves: list[str]) -> None:
+def test_a_carrier_leaving_a_frail_cell_crumbles_it(
+    level: dict[str, Any], moves: list[str]
+) -> None:
     """An independent oracle for spec 04 on turns whose rules stay the same.
 
     With only BABA IS YOU, DRIFT IS FRAIL and MOUSE IS TICK on the board nothing is

@@ -36,9 +36,27 @@ LEVEL = grid_level(
     "sample",
     title="Sample",
     solution="RR",
-    automata=[{"id": "clock", "subject": "ROCK", "property": "TICK", "phase": 1,
-               "pattern": [{"action": "move", "dx": 1, "dy": 0, "cue": "step", "sound": "tick"}, {"action": "wait"}]}],
-    mechanics=[{"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": {"ROCK": "BABA"}}],
+    automata=[
+        {
+            "id": "clock",
+            "subject": "ROCK",
+            "property": "TICK",
+            "phase": 1,
+            "pattern": [
+                {"action": "move", "dx": 1, "dy": 0, "cue": "step", "sound": "tick"},
+                {"action": "wait"},
+            ],
+        }
+    ],
+    mechanics=[
+        {
+            "id": "frail",
+            "type": "frail",
+            "version": 1,
+            "state": "derived",
+            "leaves": {"ROCK": "BABA"},
+        }
+    ],
 )
 PACK = {**pack_document(LEVEL, pack_id="sample"), "author": "Tests", "description": "A sample."}
 PACK["nouns"]["BABA"]["glyph"] = "B"
@@ -108,27 +126,60 @@ ENTITY = "/levels/0/entities/0"
         (lambda d: d["levels"][0]["entities"][0].pop("x"), (f"{ENTITY}/x", "missing-field")),
         (lambda d: d["levels"][0]["entities"][0].pop("kind"), (f"{ENTITY}/kind", "missing-field")),
         (lambda d: d.update(colour="red"), ("/colour", "unknown-field")),
-        (lambda d: d["levels"][0]["automata"][0]["pattern"][1].update(dx=1), ("/levels/0/automata/0/pattern/1/dx", "unknown-field")),
+        (
+            lambda d: d["levels"][0]["automata"][0]["pattern"][1].update(dx=1),
+            ("/levels/0/automata/0/pattern/1/dx", "unknown-field"),
+        ),
         (lambda d: d["levels"][0].update(width="9"), ("/levels/0/width", "wrong-type")),
         (lambda d: d.update(levels={}), ("/levels", "wrong-type")),
         (lambda d: d["levels"][0]["entities"].__setitem__(0, 7), (ENTITY, "wrong-type")),
         (lambda d: d["levels"][0]["entities"][0].update(x=-1), (f"{ENTITY}/x", "out-of-range")),
-        (lambda d: d["levels"][0]["automata"][0]["pattern"][0].update(dy=2), ("/levels/0/automata/0/pattern/0/dy", "out-of-range")),
-        (lambda d: d["levels"][0]["automata"][0].update(phase=256), ("/levels/0/automata/0/phase", "out-of-range")),
-        (lambda d: d["levels"][0]["entities"][0].update(noun="baba"), (f"{ENTITY}/noun", "bad-format")),
+        (
+            lambda d: d["levels"][0]["automata"][0]["pattern"][0].update(dy=2),
+            ("/levels/0/automata/0/pattern/0/dy", "out-of-range"),
+        ),
+        (
+            lambda d: d["levels"][0]["automata"][0].update(phase=256),
+            ("/levels/0/automata/0/phase", "out-of-range"),
+        ),
+        (
+            lambda d: d["levels"][0]["entities"][0].update(noun="baba"),
+            (f"{ENTITY}/noun", "bad-format"),
+        ),
         (lambda d: d["nouns"]["BABA"].update(color="pink"), ("/nouns/BABA/color", "bad-format")),
         (lambda d: d["nouns"].update(rock={"color": "#000000"}), ("/nouns/rock", "bad-format")),
         (lambda d: d.update(id="my pack"), ("/id", "bad-format")),
-        (lambda d: d["levels"][0]["automata"][0]["pattern"][0].update(cue="Big Bang"), ("/levels/0/automata/0/pattern/0/cue", "bad-format")),
+        (
+            lambda d: d["levels"][0]["automata"][0]["pattern"][0].update(cue="Big Bang"),
+            ("/levels/0/automata/0/pattern/0/cue", "bad-format"),
+        ),
         (lambda d: d["levels"][0].update(solution="RRX"), ("/levels/0/solution", "bad-format")),
         (lambda d: d.update(title="t" * 201), ("/title", "bad-size")),
-        (lambda d: d["levels"][0]["automata"][0].update(pattern=[]), ("/levels/0/automata/0/pattern", "bad-size")),
+        (
+            lambda d: d["levels"][0]["automata"][0].update(pattern=[]),
+            ("/levels/0/automata/0/pattern", "bad-size"),
+        ),
         (lambda d: d.update(version=2), ("/version", "bad-value")),
-        (lambda d: d["levels"][0]["mechanics"][0].update(state="stored"), ("/levels/0/mechanics/0/state", "bad-value")),
-        (lambda d: d["levels"][0]["entities"][0].update(kind="thing"), (f"{ENTITY}/kind", "unknown-kind")),
-        (lambda d: d["levels"][0]["automata"][0]["pattern"][0].update(action="jump"), ("/levels/0/automata/0/pattern/0/action", "unknown-action")),
-        (lambda d: d["levels"][0]["mechanics"].append({"id": "g", "type": "gravity"}), ("/levels/0/mechanics/1/type", "unknown-mechanic")),
-        (lambda d: d["levels"][0]["entities"][0].update(leaves="WATER"), (f"{ENTITY}/leaves", "per-object-leaves")),
+        (
+            lambda d: d["levels"][0]["mechanics"][0].update(state="stored"),
+            ("/levels/0/mechanics/0/state", "bad-value"),
+        ),
+        (
+            lambda d: d["levels"][0]["entities"][0].update(kind="thing"),
+            (f"{ENTITY}/kind", "unknown-kind"),
+        ),
+        (
+            lambda d: d["levels"][0]["automata"][0]["pattern"][0].update(action="jump"),
+            ("/levels/0/automata/0/pattern/0/action", "unknown-action"),
+        ),
+        (
+            lambda d: d["levels"][0]["mechanics"].append({"id": "g", "type": "gravity"}),
+            ("/levels/0/mechanics/1/type", "unknown-mechanic"),
+        ),
+        (
+            lambda d: d["levels"][0]["entities"][0].update(leaves="WATER"),
+            (f"{ENTITY}/leaves", "per-object-leaves"),
+        ),
     ],
 )
 def test_schema_problems_have_codes_and_pointers(change: Any, expected: tuple[str, str]) -> None:
@@ -137,7 +188,10 @@ def test_schema_problems_have_codes_and_pointers(change: Any, expected: tuple[st
 
 def test_a_wrong_kind_reports_only_the_branch_it_asked_for() -> None:
     doc = edited(lambda d: d["levels"][0]["entities"][0].update(kind="word"))
-    assert problems(doc) == [(f"{ENTITY}/noun", "unknown-field"), (f"{ENTITY}/text", "missing-field")]
+    assert problems(doc) == [
+        (f"{ENTITY}/noun", "unknown-field"),
+        (f"{ENTITY}/text", "missing-field"),
+    ]
 
 
 def test_every_schema_problem_of_a_document_is_reported_in_path_order() -> None:
@@ -165,7 +219,11 @@ def test_jsonschema_alone_reports_the_same_problems(monkeypatch: pytest.MonkeyPa
     with_compiled = schema_problems("pack", doc)
     monkeypatch.setattr(schema_module, "_compiled", lambda name: None)
     assert schema_problems("pack", doc) == with_compiled
-    assert [p.pointer for p in with_compiled] == ["/levels/0/automata/0/phase", "/levels/1/entities/1/kind", "/title"]
+    assert [p.pointer for p in with_compiled] == [
+        "/levels/0/automata/0/phase",
+        "/levels/1/entities/1/kind",
+        "/title",
+    ]
 
 
 def test_keywords_outside_the_compiled_subset_are_refused() -> None:

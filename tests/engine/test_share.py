@@ -35,7 +35,13 @@ FRAIL_CHAIN = {
 def chain_level(level_id: str = "chain") -> dict[str, Any]:
     """BABA starts on SAND; each departure crumbles it one link: SAND -> SHOAL -> WATER."""
     return grid_level(
-        ["baba+sand . . flag", "BABA IS YOU .", "SAND IS FRAIL .", "SHOAL IS FRAIL .", "FLAG IS WIN ."],
+        [
+            "baba+sand . . flag",
+            "BABA IS YOU .",
+            "SAND IS FRAIL .",
+            "SHOAL IS FRAIL .",
+            "FLAG IS WIN .",
+        ],
         level_id,
         title="Two-link chain",
         author="Ada",
@@ -82,7 +88,9 @@ def demo_pack(**extra: Any) -> dict[str, Any]:
 
 def canonical(value: object) -> bytes:
     """Independent of the engine's codec: the canonical JSON the format document fixes."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
 
 
 def sha(value: object) -> str:
@@ -125,7 +133,9 @@ def test_payload_is_one_line_of_canonical_compressed_json_with_a_checksum() -> N
     assert text == text.strip()
     assert "\n" not in text
     assert "=" not in text
-    assert set(text[len("rulegrid:1:") :]) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    assert set(text[len("rulegrid:1:") :]) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    )
     document = unpack(text)
     assert document["format"] == "rulegrid-share"
     assert document["version"] == 1
@@ -288,7 +298,7 @@ def test_a_replay_that_plays_differently_here_is_reported() -> None:
         ("/replays/0/events", "replay-mismatch", "chain"),
         ("/replays/0/final", "replay-mismatch", "chain"),
     ]
-    assert str(preview.warnings[0]).startswith(f"{SHARE_NAME}/replays/0/events (level \"chain\")")
+    assert str(preview.warnings[0]).startswith(f'{SHARE_NAME}/replays/0/events (level "chain")')
 
 
 def test_a_final_state_mismatch_alone_is_reported() -> None:
@@ -388,7 +398,9 @@ def test_shared_automaton_phase_restores_and_acts_the_same() -> None:
     assert restored.snapshot() == game.snapshot()
 
 
-def test_a_shared_automaton_remains_data_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_shared_automaton_remains_data_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """03: the decoder validates and previews automata; nothing runs, nothing is installed."""
     import builtins
 
@@ -404,8 +416,12 @@ def test_a_shared_automaton_remains_data_only(tmp_path: Path, monkeypatch: pytes
     clock = next(level for level in preview.summary.levels if level.id == "clock")
     assert clock.automata == 1
     assert "automata" in preview.summary.mechanics
-    [entry] = next(level for level in preview.data["pack"]["levels"] if level["id"] == "clock")["automata"]
-    assert entry == engine.load_level(clock_level()).automata[0].to_data()  # normalized: phase filled in
+    [entry] = next(level for level in preview.data["pack"]["levels"] if level["id"] == "clock")[
+        "automata"
+    ]
+    assert (
+        entry == engine.load_level(clock_level()).automata[0].to_data()
+    )  # normalized: phase filled in
     assert preview.install(tmp_path, confirm=False) is None
     assert list(tmp_path.iterdir()) == []  # previewing installs nothing
     tampered = armour({"pack": demo_pack(), "module": "def build(): ..."})
@@ -504,7 +520,8 @@ def test_publishing_without_hard_links_still_refuses_and_replaces_atomically(
 
 
 @pytest.mark.parametrize(
-    "unsafe", ["", "../evil", "a/b", "a\\b", ".hidden", "CON", "nul.txt", "Com1", "x" * 65, "name.", "é", 7]
+    "unsafe",
+    ["", "../evil", "a/b", "a\\b", ".hidden", "CON", "nul.txt", "Com1", "x" * 65, "name.", "é", 7],
 )
 def test_unsafe_pack_ids_never_become_file_names(unsafe: object) -> None:
     with pytest.raises(share.ShareError) as info:
@@ -552,7 +569,9 @@ def _export(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return out.strip()
 
 
-def test_cli_export_strips_solutions_unless_asked(pack_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_export_strips_solutions_unless_asked(
+    pack_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     plain = unpack(_export(capsys, str(pack_file)))
     assert "solution" not in plain["pack"]["levels"][0]
     assert "replays" not in plain
@@ -561,7 +580,9 @@ def test_cli_export_strips_solutions_unless_asked(pack_file: Path, capsys: pytes
     assert [(r["level"], r["moves"]) for r in full["replays"]] == [("chain", "RRR")]
 
 
-def test_cli_export_one_level_carries_its_noun_styles(pack_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_export_one_level_carries_its_noun_styles(
+    pack_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     document = unpack(_export(capsys, str(pack_file), "--level", "clock"))
     assert document["level"]["id"] == "clock"
     assert document["nouns"] == {"BABA": {"color": "#102030"}, "MOUSE": {"color": "#152535"}}
@@ -584,7 +605,10 @@ def test_cli_import_previews_without_installing(
 
 
 def test_cli_import_yes_installs_into_the_user_folder(
-    pack_file: Path, user_data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    pack_file: Path,
+    user_data: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     text = _export(capsys, str(pack_file))
     monkeypatch.setattr("sys.stdin", _Stdin(text + "\n"))
@@ -596,7 +620,9 @@ def test_cli_import_yes_installs_into_the_user_folder(
     assert main(["share", "import", text, "--yes", "--replace"]) == 0
 
 
-def test_cli_import_into_a_chosen_folder(pack_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_import_into_a_chosen_folder(
+    pack_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = _export(capsys, str(pack_file), "--level", "chain")
     assert main(["share", "import", text, "--into", str(tmp_path / "mine"), "--yes"]) == 0
     assert engine.load_pack(tmp_path / "mine" / "chain.json").levels[0].id == "chain"
@@ -609,7 +635,9 @@ def test_cli_import_bad_payload_is_a_located_error(capsys: pytest.CaptureFixture
     assert "Traceback" not in captured.err + captured.out
 
 
-def test_cli_import_invalid_content_lists_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_import_invalid_content_lists_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     doc = demo_pack()
     doc["levels"][0]["entities"][0]["x"] = 99
     assert main(["share", "import", armour({"pack": doc}), "--into", str(tmp_path), "--yes"]) == 1
@@ -619,7 +647,9 @@ def test_cli_import_invalid_content_lists_problems(tmp_path: Path, capsys: pytes
     assert list(tmp_path.iterdir()) == []
 
 
-def test_cli_export_errors_are_located(tmp_path: Path, pack_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_export_errors_are_located(
+    tmp_path: Path, pack_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["share", "export", str(tmp_path / "missing.json")]) == 1
     assert main(["share", "export", str(pack_file), "--level", "nope"]) == 1
     missing, unknown = capsys.readouterr().err.splitlines()  # one located line each, no traceback

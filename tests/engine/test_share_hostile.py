@@ -109,7 +109,9 @@ def test_every_single_character_change_is_rejected(payload: str) -> None:
                 changed += 1
                 continue
             pytest.fail(f"changing character {index + 1} to {new!r} was accepted (ok={preview.ok})")
-    assert changed == len(payload) * (len(ALPHABET) + len(strangers)) - sum(c in ALPHABET + strangers for c in payload)
+    assert changed == len(payload) * (len(ALPHABET) + len(strangers)) - sum(
+        c in ALPHABET + strangers for c in payload
+    )
 
 
 def test_every_truncation_and_extension_is_rejected(payload: str) -> None:
@@ -210,9 +212,15 @@ def test_envelope_fields_are_checked() -> None:
     assert code_of(armour({**body, "sha256": 7}, checksum=False)) == "bad-checksum"
     assert share.decode(armour({**body, "sha256": good}, checksum=False)).ok
     other = {**body, "format": "rulegrid-pack"}
-    assert code_of(armour({**other, "sha256": share_codec.digest(other)}, checksum=False)) == "bad-value"
+    assert (
+        code_of(armour({**other, "sha256": share_codec.digest(other)}, checksum=False))
+        == "bad-value"
+    )
     later = {**body, "version": 2}
-    assert code_of(armour({**later, "sha256": share_codec.digest(later)}, checksum=False)) == "unsupported-version"
+    assert (
+        code_of(armour({**later, "sha256": share_codec.digest(later)}, checksum=False))
+        == "unsupported-version"
+    )
 
 
 @pytest.mark.parametrize(
@@ -261,7 +269,10 @@ def test_inputs_that_trip_the_engine_validators_are_refused_not_raised() -> None
     snapshot["current"]["entities"][0]["noun"] = [1]  # unhashable noun
     cases = [
         ({"pack": pack}, "/levels/0"),
-        ({"pack": demo_pack(nouns={**demo_pack()["nouns"], "rock": {"color": "#000000"}})}, "/nouns"),
+        (
+            {"pack": demo_pack(nouns={**demo_pack()["nouns"], "rock": {"color": "#000000"}})},
+            "/nouns",
+        ),
         ({"level": level, "nouns": {"rock": {"color": "#000000"}}}, "/nouns"),
         ({"level": level, "snapshot": snapshot}, "/snapshot"),
     ]
@@ -270,7 +281,9 @@ def test_inputs_that_trip_the_engine_validators_are_refused_not_raised() -> None
         assert not preview.ok
         assert preview.pack is None
         # located where the engine can tell; a validator that crashed cannot, so says so
-        assert all(p.pointer.startswith(where) or p.code == "checker-error" for p in preview.problems)
+        assert all(
+            p.pointer.startswith(where) or p.code == "checker-error" for p in preview.problems
+        )
         with pytest.raises(share.ShareError):
             preview.install("/nonexistent", confirm=False)
 
@@ -371,11 +384,19 @@ def no_validation(monkeypatch: pytest.MonkeyPatch) -> None:
         (
             {
                 "level": chain_level(),
-                "replays": [{"level": "chain", "moves": "R" * (MAX_REPLAY_WORK // len(chain_level()["entities"]))}],
+                "replays": [
+                    {
+                        "level": "chain",
+                        "moves": "R" * (MAX_REPLAY_WORK // len(chain_level()["entities"])),
+                    }
+                ],
             },
             "entity-moves",
         ),
-        ({"level": chain_level(), "snapshot": {"history": [{}] * MAX_SNAPSHOT_RECORDS}}, "snapshot"),
+        (
+            {"level": chain_level(), "snapshot": {"history": [{}] * MAX_SNAPSHOT_RECORDS}},
+            "snapshot",
+        ),
     ],
 )
 def test_work_limits_are_checked_before_validation(content: dict[str, Any], message: str) -> None:
@@ -399,7 +420,9 @@ json_values = st.recursive(
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
     max_leaves=30,
 )
 
@@ -447,14 +470,18 @@ def test_fuzz_inflated_bytes(raw: bytes) -> None:
         json_values,
         st.fixed_dictionaries({"level": json_values}),
         st.fixed_dictionaries({"pack": json_values}),
-        st.fixed_dictionaries({"level": st.just(chain_level()), "replays": st.lists(json_values, max_size=3)}),
+        st.fixed_dictionaries(
+            {"level": st.just(chain_level()), "replays": st.lists(json_values, max_size=3)}
+        ),
         st.fixed_dictionaries({"level": st.just(clock_level()), "snapshot": json_values}),
         st.fixed_dictionaries({"level": st.just(clock_level()), "nouns": json_values}),
     )
 )
 def test_fuzz_sealed_json_documents(content: Any) -> None:
     """Garbage with a correct checksum: only validation stands between it and install."""
-    decode_safely(armour(content) if isinstance(content, dict) else armour_bytes(canonical(content)))
+    decode_safely(
+        armour(content) if isinstance(content, dict) else armour_bytes(canonical(content))
+    )
 
 
 def _paths(value: Any, here: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
@@ -537,7 +564,16 @@ def no_writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         patch.setattr(builtins, "open", guarded_open)
         patch.setattr(io, "open", guarded_open)
         patch.setattr(os, "open", guarded_os_open)
-        for name in ("replace", "rename", "link", "symlink", "mkdir", "makedirs", "unlink", "remove"):
+        for name in (
+            "replace",
+            "rename",
+            "link",
+            "symlink",
+            "mkdir",
+            "makedirs",
+            "unlink",
+            "remove",
+        ):
             patch.setattr(os, name, refuse(f"os.{name}"))
         patch.setattr(tempfile, "mkstemp", refuse("tempfile.mkstemp"))
         yield attempts

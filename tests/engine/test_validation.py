@@ -16,8 +16,18 @@ from engine import PARSE_BUDGET, Pack, ValidationError, load_level, load_pack
 from tests.support import grid_level, pack_document
 
 ROWS = ["baba . rock . flag", "BABA IS YOU . .", "FLAG IS WIN . ."]
-FRAIL_MECHANIC = {"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": {"DRIFT": "WATER"}}
-CLOCK = {"id": "clock", "property": "TICK", "pattern": [{"action": "move", "dx": -1, "dy": 0}, {"action": "wait"}]}
+FRAIL_MECHANIC = {
+    "id": "frail",
+    "type": "frail",
+    "version": 1,
+    "state": "derived",
+    "leaves": {"DRIFT": "WATER"},
+}
+CLOCK = {
+    "id": "clock",
+    "property": "TICK",
+    "pattern": [{"action": "move", "dx": -1, "dy": 0}, {"action": "wait"}],
+}
 
 
 def level(level_id: str = "one", rows: list[str] = ROWS, **extra: Any) -> dict[str, Any]:
@@ -121,7 +131,9 @@ def test_the_frail_mechanic_is_declared_once() -> None:
     assert only_problem(bad) == ("/levels/0/mechanics/1", "duplicate-mechanic")
 
 
-@pytest.mark.parametrize(("leaves", "key"), [({"drift": "WATER"}, "drift"), ({"DRIFT": "water"}, "DRIFT")])
+@pytest.mark.parametrize(
+    ("leaves", "key"), [({"drift": "WATER"}, "drift"), ({"DRIFT": "water"}, "DRIFT")]
+)
 def test_frail_map_entries_are_tokens(leaves: dict[str, str], key: str) -> None:
     bad = level(mechanics=[{**FRAIL_MECHANIC, "leaves": leaves}])
     found = pack_errors(pack_document(bad, nouns=["BABA", "ROCK", "FLAG", "DRIFT", "WATER"]))
@@ -133,7 +145,10 @@ def test_the_initial_board_must_fit_the_parse_budget() -> None:
     cells = " AND ".join(["ROCK+FLAG"] * 17)
     bad = level(rows=[f"{cells} IS YOU", "baba" + " ." * 35])
     assert bad["width"] == 36
-    assert only_problem(bad, nouns=["BABA", "ROCK", "FLAG"]) == ("/levels/0/entities", "rule-complexity")
+    assert only_problem(bad, nouns=["BABA", "ROCK", "FLAG"]) == (
+        "/levels/0/entities",
+        "rule-complexity",
+    )
     assert PARSE_BUDGET < 2**17
 
 
@@ -147,11 +162,18 @@ def test_duplicate_level_id() -> None:
     [
         (lambda lv: lv["entities"][0].update(noun="GHOST"), "/levels/0/entities/0/noun"),
         (lambda lv: lv["entities"][3].update(text="GHOST"), "/levels/0/entities/3/text"),
-        (lambda lv: lv.update(automata=[{**CLOCK, "subject": "GHOST"}]), "/levels/0/automata/0/subject"),
-        (lambda lv: lv.update(mechanics=[{**FRAIL_MECHANIC, "leaves": {"GHOST": "FLAG"}}]),
-         "/levels/0/mechanics/0/leaves/GHOST"),
-        (lambda lv: lv.update(mechanics=[{**FRAIL_MECHANIC, "leaves": {"ROCK": "GHOST"}}]),
-         "/levels/0/mechanics/0/leaves/ROCK"),
+        (
+            lambda lv: lv.update(automata=[{**CLOCK, "subject": "GHOST"}]),
+            "/levels/0/automata/0/subject",
+        ),
+        (
+            lambda lv: lv.update(mechanics=[{**FRAIL_MECHANIC, "leaves": {"GHOST": "FLAG"}}]),
+            "/levels/0/mechanics/0/leaves/GHOST",
+        ),
+        (
+            lambda lv: lv.update(mechanics=[{**FRAIL_MECHANIC, "leaves": {"ROCK": "GHOST"}}]),
+            "/levels/0/mechanics/0/leaves/ROCK",
+        ),
     ],
 )
 def test_every_noun_must_be_in_the_pack_vocabulary(edit: Any, pointer: str) -> None:
@@ -161,7 +183,12 @@ def test_every_noun_must_be_in_the_pack_vocabulary(edit: Any, pointer: str) -> N
 
 
 def test_property_words_need_no_noun_entry() -> None:
-    load_pack(pack_document(level(rows=[*ROWS, "ROCK IS TICK . ."], automata=[CLOCK]), nouns=["BABA", "ROCK", "FLAG"]))
+    load_pack(
+        pack_document(
+            level(rows=[*ROWS, "ROCK IS TICK . ."], automata=[CLOCK]),
+            nouns=["BABA", "ROCK", "FLAG"],
+        )
+    )
 
 
 def test_one_bad_level_fails_the_pack_and_every_level_is_still_reported() -> None:
@@ -188,11 +215,16 @@ def test_the_error_text_shows_pack_pointer_and_level() -> None:
     with pytest.raises(ValidationError) as caught:
         load_pack(pack_document(*levels, pack_id="tutorial"))
     [problem] = caught.value.errors
-    assert str(problem).startswith('tutorial/levels/3/automata/0/pattern/1/dx (level "clockwork"): ')
+    assert str(problem).startswith(
+        'tutorial/levels/3/automata/0/pattern/1/dx (level "clockwork"): '
+    )
     assert str(caught.value) == str(problem)
     assert problem.to_dict() == {
-        "pack": "tutorial", "level": "clockwork", "pointer": "/levels/3/automata/0/pattern/1/dx",
-        "code": "out-of-range", "message": problem.message,
+        "pack": "tutorial",
+        "level": "clockwork",
+        "pointer": "/levels/3/automata/0/pattern/1/dx",
+        "code": "out-of-range",
+        "message": problem.message,
     }
 
 
@@ -210,7 +242,9 @@ def test_a_malformed_id_never_becomes_a_label() -> None:
     bad = level("bad\nid")
     with pytest.raises(ValidationError) as caught:
         load_pack(pack_document(bad, pack_id="p"))
-    assert [(p.level, p.pointer, p.code) for p in caught.value.errors] == [(None, "/levels/0/id", "bad-format")]
+    assert [(p.level, p.pointer, p.code) for p in caught.value.errors] == [
+        (None, "/levels/0/id", "bad-format")
+    ]
     assert "\n" not in str(caught.value)
 
 

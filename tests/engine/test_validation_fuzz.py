@@ -38,11 +38,52 @@ SCALARS = st.one_of(
     st.integers(-3, 300),
     st.sampled_from([2**31, -(2**31), 10**20, 1.0, 2.0, 0.5, -0.0, 1e300]),
     st.text(max_size=6),
-    st.sampled_from(["object", "word", "move", "wait", "frail", "derived", "rulegrid-pack", "BABA", "ROCK",
-                     "TICK", "FRAIL", "IS", "YOU", "baba", "BABA\n", "#a0b0c0", "#ABC", "RUDL", "step", "", "x" * 65]),
+    st.sampled_from(
+        [
+            "object",
+            "word",
+            "move",
+            "wait",
+            "frail",
+            "derived",
+            "rulegrid-pack",
+            "BABA",
+            "ROCK",
+            "TICK",
+            "FRAIL",
+            "IS",
+            "YOU",
+            "baba",
+            "BABA\n",
+            "#a0b0c0",
+            "#ABC",
+            "RUDL",
+            "step",
+            "",
+            "x" * 65,
+        ]
+    ),
 )
-KEYS = st.sampled_from(["id", "kind", "noun", "text", "x", "y", "dx", "dy", "action", "leaves", "subject",
-                        "property", "pattern", "phase", "BABA", "z"])
+KEYS = st.sampled_from(
+    [
+        "id",
+        "kind",
+        "noun",
+        "text",
+        "x",
+        "y",
+        "dx",
+        "dy",
+        "action",
+        "leaves",
+        "subject",
+        "property",
+        "pattern",
+        "phase",
+        "BABA",
+        "z",
+    ]
+)
 VALUES = st.recursive(
     SCALARS,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
@@ -78,7 +119,9 @@ def mutated(draw: st.DrawFn, original: dict[str, Any]) -> dict[str, Any]:
         elif action == "delete":
             del parent[path[-1]]
         elif isinstance(parent, dict):
-            parent[draw(KEYS | st.sampled_from(["extra", "glyph", "title", "solution"]))] = draw(VALUES)
+            parent[draw(KEYS | st.sampled_from(["extra", "glyph", "title", "solution"]))] = draw(
+                VALUES
+            )
         else:
             parent.insert(path[-1], draw(VALUES))
     return doc
@@ -160,7 +203,9 @@ def test_corrupted_pack_files(data: st.DataObject) -> None:
         elif edit == "cut":
             del raw[at : at + data.draw(st.integers(1, 200))]
         else:
-            raw[at:at] = data.draw(st.binary(max_size=8) | st.sampled_from([b"[", b"{", b'"', b",", b"1e999", b"NaN"]))
+            raw[at:at] = data.draw(
+                st.binary(max_size=8) | st.sampled_from([b"[", b"{", b'"', b",", b"1e999", b"NaN"])
+            )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "fuzzed.json"
         path.write_bytes(bytes(raw))

@@ -37,8 +37,12 @@ def test_the_largest_grid_loads_and_one_more_column_does_not() -> None:
     corner = {"id": 1, "kind": "object", "noun": "ROCK", "x": 127, "y": 127}
     biggest = {"id": "big", "width": 128, "height": 128, "entities": [corner]}
     assert load_pack(pack_document(biggest)).levels[0].width == 128
-    assert problems_of(pack_document({**biggest, "width": 129})) == [("/levels/0/width", "out-of-range")]
-    assert problems_of(pack_document({**biggest, "height": 10**9})) == [("/levels/0/height", "out-of-range")]
+    assert problems_of(pack_document({**biggest, "width": 129})) == [
+        ("/levels/0/width", "out-of-range")
+    ]
+    assert problems_of(pack_document({**biggest, "height": 10**9})) == [
+        ("/levels/0/height", "out-of-range")
+    ]
 
 
 def test_twenty_thousand_entities_load() -> None:
@@ -52,7 +56,11 @@ def test_one_entity_too_many_is_refused_before_any_entity_is_read() -> None:
     with pytest.raises(ValidationError) as caught:
         load_pack(pack_document(SMALL, too_many, nouns=["ROCK"]))
     [problem] = caught.value.errors
-    assert (problem.level, problem.pointer, problem.code) == ("crowd", "/levels/1/entities", "bad-size")
+    assert (problem.level, problem.pointer, problem.code) == (
+        "crowd",
+        "/levels/1/entities",
+        "bad-size",
+    )
     assert "at most 20,000 entities" in problem.message
     with pytest.raises(ValidationError) as alone:
         load_level(too_many)
@@ -68,7 +76,9 @@ def test_ten_thousand_levels_load_and_one_more_is_refused() -> None:
 
 def test_other_lists_and_maps_are_bounded_by_the_schema() -> None:
     wait = {"action": "wait"}
-    many_steps = grid_level(["baba"], "steps", automata=[{"id": "a", "property": "TICK", "pattern": [wait] * 257}])
+    many_steps = grid_level(
+        ["baba"], "steps", automata=[{"id": "a", "property": "TICK", "pattern": [wait] * 257}]
+    )
     assert problems_of(pack_document(many_steps)) == [("/levels/0/automata/0/pattern", "bad-size")]
     automata = [{"id": f"a{i}", "property": "TICK", "pattern": [wait]} for i in range(65)]
     assert problems_of(pack_document(grid_level(["baba"], "many", automata=automata))) == [
@@ -91,7 +101,14 @@ def test_malformed_json_reports_line_and_column(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    [b"", b"\x89PNG\r\n\x1a\n\x00\x00", b"\xff\xfe\x00junk", b"[" * 100_000, b'{"a": 1} trailing', b"\x00" * 64],
+    [
+        b"",
+        b"\x89PNG\r\n\x1a\n\x00\x00",
+        b"\xff\xfe\x00junk",
+        b"[" * 100_000,
+        b'{"a": 1} trailing',
+        b"\x00" * 64,
+    ],
     ids=["empty", "png", "bom-junk", "deep", "trailing", "zeros"],
 )
 def test_junk_files_are_invalid_json(tmp_path: Path, raw: bytes) -> None:
@@ -129,7 +146,15 @@ def test_values_no_json_text_can_hold_are_located(value: Any, code: str) -> None
     level = grid_level(
         ["baba drift"],
         "planks",
-        mechanics=[{"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": {"DRIFT": value}}],
+        mechanics=[
+            {
+                "id": "frail",
+                "type": "frail",
+                "version": 1,
+                "state": "derived",
+                "leaves": {"DRIFT": value},
+            }
+        ],
     )
     with pytest.raises(ValidationError) as caught:
         load_pack(pack_document(level, nouns=["BABA", "DRIFT"]))
