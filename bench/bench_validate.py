@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine import ValidationError, load_pack  # noqa: E402
 from engine.model import Level  # noqa: E402
-from engine.schema import schema_problems, validator  # noqa: E402
-from engine.validate import level_problems  # noqa: E402
+from engine.packs.schema import schema_problems, validator  # noqa: E402
+from engine.packs.validate import level_problems  # noqa: E402
 
 LEVELS, SIZE, ENTITIES, RUNS = 1_000, 16, 60, 5
 NOUNS = {

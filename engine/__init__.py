@@ -5,10 +5,7 @@ editor and other tools import only the names in ``__all__``.
 """
 
 from engine import share
-from engine.board import Direction
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
-from engine.events import TurnEvent
-from engine.game import Game
 from engine.model import (
     ID_PATTERN,
     MAX_GRID_SIZE,
@@ -23,13 +20,16 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs import load_pack
-from engine.replay import format_moves, parse_moves, replay
+from engine.packs.load import load_pack
+from engine.packs.validate import load_level
+from engine.play.board import Direction
+from engine.play.events import TurnEvent
+from engine.play.game import Game
+from engine.play.replay import format_moves, parse_moves, replay
 from engine.rules import PARSE_BUDGET, Rule
-from engine.share_codec import ShareError
-from engine.solver import SolveProgress, SolveResult, SolveStatus, Strategy, solve
+from engine.share.codec import ShareError
+from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_MAX_LENGTH, TOKEN_PATTERN
-from engine.validate import load_level
 
 __all__ = [
     "BASE_PROPERTIES",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engine.errors import ValidationError
 from engine.model import Level, Pack
-from engine.packs import load_pack
+from engine.packs.load import load_pack
 
 
 def open_pack(path: str, *, trust: bool = False) -> Pack:

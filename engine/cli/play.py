@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.cli.common import find_level, open_pack
 from engine.errors import ValidationError
-from engine.game import Game
-from engine.replay import parse_moves
+from engine.play.game import Game
+from engine.play.replay import parse_moves
 
 
 def register(sub: Any) -> None:

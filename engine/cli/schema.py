@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from engine.schema import GENERATORS, SCHEMA_DIR, SCHEMA_FILES, write_schemas
+from engine.packs.schema import GENERATORS, SCHEMA_DIR, SCHEMA_FILES, write_schemas
 
 
 def register(sub: Any) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import share
 from engine.cli.common import find_level, open_pack
-from engine.share_codec import MAX_TEXT_CHARS
+from engine.share.codec import MAX_TEXT_CHARS
 
 
 def default_folder() -> Path:

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from engine.cli.common import find_level, open_pack
 from engine.model import Level
-from engine.solver import DEFAULT_MAX_STATES, SolveProgress, SolveResult, Strategy, solve
+from engine.solve.search import DEFAULT_MAX_STATES, SolveProgress, SolveResult, Strategy, solve
 
 NOT_ALL_SOLVED = 3
 _BAR = 24

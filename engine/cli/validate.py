@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from engine.errors import Problem, ValidationError
-from engine.packs import load_pack
+from engine.packs.load import load_pack
 
 
 def register(sub: Any) -> None:

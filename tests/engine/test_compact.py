@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, ValidationError, load_level
-from engine.compact import DIRECTIONS, CompactLevel
+from engine.solve.level import DIRECTIONS, CompactLevel
 from tests.support import grid_level, ids_of, keke_corpus, keke_level
 
 FRAIL_MAP = [

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine import Game, load_level, replay, solve
-from engine.compact import CompactLevel
+from engine.solve.level import CompactLevel
 from tests.support import keke_corpus, keke_level
 
 RECORDS = keke_corpus()["levels"]

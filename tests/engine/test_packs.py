@@ -224,5 +224,5 @@ def test_a_file_over_the_size_limit_is_not_read(
 ) -> None:
     path = tmp_path / "big.json"
     path.write_text(json.dumps(DOC), encoding="utf-8")
-    monkeypatch.setattr("engine.packs.MAX_PACK_BYTES", 100)
+    monkeypatch.setattr("engine.packs.load.MAX_PACK_BYTES", 100)
     assert errors(path) == [("big", None, "", "bad-size")]

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, load_level
-from engine.compact import DIRECTIONS, CompactLevel
+from engine.solve.level import DIRECTIONS, CompactLevel
 from tests.support import grid_level, ids_of
 
-LETTERS = "UDLR"  # the order of engine.compact.DIRECTIONS
+LETTERS = "UDLR"  # the order of engine.solve.level.DIRECTIONS
 
 
 def public_view(game: Game) -> dict[str, Any]:

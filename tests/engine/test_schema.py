@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-import engine.schema as schema_module
+import engine.packs.schema as schema_module
 from engine import ValidationError, load_level, load_pack
 from engine.cli import main
-from engine.schema import (
+from engine.packs.compiled import UnsupportedSchemaError, compile_schema
+from engine.packs.schema import (
     SCHEMA_DIR,
     SCHEMA_FILES,
     checked_in,
@@ -28,7 +29,6 @@ from engine.schema import (
     stale_schemas,
     write_schemas,
 )
-from engine.schema_check import UnsupportedSchemaError, compile_schema
 from tests.support import grid_level, pack_document
 
 LEVEL = grid_level(

@@ -19,8 +19,8 @@ import pytest
 import engine
 from engine import share
 from engine.cli import main
-from engine.share_codec import SHARE_NAME, seal
-from engine.share_install import file_name, install_pack
+from engine.share.codec import SHARE_NAME, seal
+from engine.share.install import file_name, install_pack
 from tests.support import grid_level
 
 FRAIL_CHAIN = {

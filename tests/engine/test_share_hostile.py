@@ -25,10 +25,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import share, share_checks, share_codec
+from engine import share
 from engine.cli import main
-from engine.share_codec import MAX_DEPTH, MAX_JSON_BYTES, MAX_TEXT_CHARS, check_structure
-from engine.share_content import (
+from engine.share import checks as share_checks
+from engine.share import codec as share_codec
+from engine.share.codec import MAX_DEPTH, MAX_JSON_BYTES, MAX_TEXT_CHARS, check_structure
+from engine.share.limits import (
     MAX_ENTITIES,
     MAX_LEVELS,
     MAX_REPLAY_WORK,

@@ -11,7 +11,7 @@ import pytest
 from engine.cli import main
 from engine.cli import solve as cli_solve
 from engine.cli.solve import _ProgressLine
-from engine.solver import SolveProgress
+from engine.solve.search import SolveProgress
 from tests.support import PACKS_DIR, grid_level, pack_document
 
 Capture = pytest.CaptureFixture[str]

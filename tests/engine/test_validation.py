@@ -274,7 +274,7 @@ def test_errors_of_the_models_themselves_are_located() -> None:
     from pydantic import ValidationError as PydanticError
 
     from engine.model import Level
-    from engine.validate import model_problems
+    from engine.packs.validate import model_problems
 
     bad = level()
     bad["entities"][0]["x"] = "far"

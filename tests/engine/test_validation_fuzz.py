@@ -22,8 +22,8 @@ from pydantic import ValidationError as PydanticError
 
 from engine import Pack, ValidationError, load_pack
 from engine.model import Level
-from engine.schema import checked_in, schema_problems, validator
-from engine.schema_check import compile_schema
+from engine.packs.compiled import compile_schema
+from engine.packs.schema import checked_in, schema_problems, validator
 from tests.support import PACKS_DIR
 
 TUTORIAL: dict[str, Any] = json.loads((PACKS_DIR / "tutorial.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The general turn of the compact path: every phase of engine/turn.py on vectors.
+"""The general turn of the compact path: every phase of engine/play/turn.py on vectors.
 
 :class:`TurnResolver` resolves one intent from an :class:`Expansion` (a settled
 position unpacked once for its four turns) in the public engine's order — player
@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.board import Direction, LevelContext
-from engine.codec import Codec
-from engine.compact_rules import (
+from engine.model import MoveStep
+from engine.play.board import Direction, LevelContext
+from engine.solve.rules import (
     BLOCKS,
     CARRY,
     DEFEATS,
@@ -32,7 +32,7 @@ from engine.compact_rules import (
     Meaning,
     Meanings,
 )
-from engine.model import MoveStep
+from engine.solve.state_codec import Codec
 
 #: Directions in search order; a direction's index is its position here.
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)

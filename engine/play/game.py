@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import snapshot as snapshots
-from engine.board import Direction, Frame, LevelContext
-from engine.events import TurnEvent
 from engine.model import Level
-from engine.rules import Rule
-from engine.turn import (
+from engine.packs.validate import load_level
+from engine.play import snapshot as snapshots
+from engine.play.board import Direction, Frame, LevelContext
+from engine.play.events import TurnEvent
+from engine.play.turn import (
     automata_entries,
     finish_event,
     has_control,
@@ -23,7 +23,7 @@ from engine.turn import (
     settle,
     table_for,
 )
-from engine.validate import load_level
+from engine.rules import Rule
 
 
 class Game:

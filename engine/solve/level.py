@@ -1,12 +1,12 @@
 """The compact transition path: the public engine's turns on int-keyed positions.
 
 :class:`CompactLevel` is what the solver drives: a settled position is an int key
-(:mod:`engine.codec`), its rules come from the public parser through
-:mod:`engine.compact_rules`, and :meth:`CompactLevel.successor` resolves one intent
+(:mod:`engine.solve.state_codec`), its rules come from the public parser through
+:mod:`engine.solve.rules`, and :meth:`CompactLevel.successor` resolves one intent
 without event records. The most common turns — YOU objects stepping into empty
 cells, or the one YOU object stepping onto a passive object or pushing a line of
 single non-word objects — are key arithmetic (:meth:`CompactLevel._walk`); every other turn goes through the
-full phase order of :mod:`engine.compact_turn`. Parity with the public engine is
+full phase order of :mod:`engine.solve.turn`. Parity with the public engine is
 tested step by step (tests/engine/test_parity.py).
 """
 
@@ -15,9 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from engine.board import LevelContext
-from engine.codec import Codec
-from engine.compact_rules import (
+from engine.errors import Problem, ValidationError, pointer
+from engine.model import Level
+from engine.packs.validate import load_level
+from engine.play.board import LevelContext
+from engine.play.turn import settle
+from engine.rules import Rule
+from engine.solve.rules import (
     BLOCKS,
     CARRY,
     DEFEATS,
@@ -29,12 +33,8 @@ from engine.compact_rules import (
     Meaning,
     Meanings,
 )
-from engine.compact_turn import DIRECTIONS, Crumbles, Expansion, Occupancy, TurnResolver
-from engine.errors import Problem, ValidationError, pointer
-from engine.model import Level
-from engine.rules import Rule
-from engine.turn import settle
-from engine.validate import load_level
+from engine.solve.state_codec import Codec
+from engine.solve.turn import DIRECTIONS, Crumbles, Expansion, Occupancy, TurnResolver
 
 __all__ = ["DIRECTIONS", "CompactLevel", "Expansion", "Successor"]
 

@@ -21,9 +21,9 @@ from array import array
 from dataclasses import dataclass
 from operator import itemgetter
 
-from engine.codec import Codec
 from engine.errors import RuleComplexityError
 from engine.rules import PARSE_BUDGET, Rule, RuleTable, parse_rules
+from engine.solve.state_codec import Codec
 from engine.tokens import DEFEAT, FRAIL, IS, PUSH, SINK, STOP, WIN, YOU
 
 # property bits of a noun under one rule set; automaton a uses CARRY << a

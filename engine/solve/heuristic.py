@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.compact import CompactLevel
-from engine.compact_rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, YOUS, Meaning
+from engine.solve.level import CompactLevel
+from engine.solve.rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, YOUS, Meaning
 from engine.tokens import IS, WIN
 
 HAZARD = 6

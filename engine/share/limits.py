@@ -4,7 +4,7 @@ The codec bounds how much JSON a payload can hold; these limits bound how much
 *work* it can ask for: validating levels (about 80 µs per entity), re-running
 replays (about 11 µs per entity per move) and restoring a snapshot's history.
 They are checked on the raw document, defensively, before anything is validated
-or played, and :func:`engine.share.encode` checks the same limits so no author
+or played, and :func:`engine.share.preview.encode` checks the same limits so no author
 can produce a payload that importers refuse for its size.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from engine.share_codec import ShareError
+from engine.share.codec import ShareError
 
 #: Most levels in one payload.
 MAX_LEVELS = 1_000

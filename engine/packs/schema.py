@@ -7,7 +7,7 @@ fails when they drift from the models. The engine validates with the checked-in
 files only.
 
 Checking a document takes two steps. The checked-in schema, compiled by
-:mod:`engine.schema_check`, first answers whether the document is valid; that is
+:mod:`engine.packs.compiled`, first answers whether the document is valid; that is
 the whole cost for a valid pack. Only when it is not does ``jsonschema`` run, on
 just the parts that failed (the pack without its levels, then each failing level),
 and every error it yields becomes a located :class:`Problem` with a stable code.
@@ -30,7 +30,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
 from engine.errors import Problem, pointer
 from engine.model import COLOR_PATTERN, ID_PATTERN, MOVES_PATTERN, NAME_PATTERN, Level, Pack
-from engine.schema_check import (
+from engine.packs.compiled import (
     Check,
     CompiledSchema,
     UnsupportedSchemaError,
@@ -41,7 +41,7 @@ from engine.schema_check import (
 )
 from engine.tokens import TOKEN_PATTERN
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_BASE_URI = "https://rulegrid.dev/schemas/"
 SCHEMA_FILES = {"pack": "pack.schema.json", "level": "level.schema.json"}
 
@@ -130,7 +130,7 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterat
         yield SchemaError(f"{_short(instance)} does not match {pattern!r}")
 
 
-#: Draft 2020-12 with ``pattern`` read as JSON Schema means it (see engine.schema_check).
+#: Draft 2020-12 with ``pattern`` read as JSON Schema means it (see engine.packs.compiled).
 Validator: Any = validators.extend(Draft202012Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]
 
 

@@ -19,13 +19,13 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
-from engine.board import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
 from engine.model import ID_PATTERN, MAX_ENTITIES, MAX_LEVELS, Level, MoveStep, ObjectEntity, Pack
-from engine.schema import check_document, path_key, schema_problems
-from engine.schema_check import pattern_search
+from engine.packs.compiled import pattern_search
+from engine.packs.schema import check_document, path_key, schema_problems
+from engine.play.board import LevelContext
+from engine.play.turn import settle
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, Vocabulary
-from engine.turn import settle
 
 _is_id = pattern_search(ID_PATTERN)
 

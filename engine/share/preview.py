@@ -2,7 +2,7 @@
 
 A payload is a single line of text (``rulegrid:1:...``, docs/share-format.md) that
 a stranger may paste into Rulegrid, so :func:`decode` treats it as hostile: the
-codec (:mod:`engine.share_codec`) bounds every layer before parsing, the content
+codec (:mod:`engine.share.codec`) bounds every layer before parsing, the content
 goes through the same whole-pack validation as :func:`engine.load_pack`, replay
 records are re-run and compared, and a snapshot is restored exactly the way
 :meth:`Game.from_snapshot` restores one. Nothing in a payload is ever evaluated,
@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.errors import Problem, ValidationError
-from engine.game import Game
 from engine.model import Level, NounStyle, Pack
-from engine.packs import load_pack
-from engine.replay import parse_moves
-from engine.share_checks import (
+from engine.packs.load import load_pack
+from engine.packs.validate import load_level
+from engine.play.game import Game
+from engine.play.replay import parse_moves
+from engine.share.checks import (
     ReplayCheck,
     ReplayRecord,
     check_replays,
@@ -37,8 +38,9 @@ from engine.share_checks import (
     validate_level,
     validate_pack,
 )
-from engine.share_codec import ShareError, from_text, seal, to_text
-from engine.share_content import (
+from engine.share.codec import ShareError, from_text, seal, to_text
+from engine.share.install import install_pack, install_path
+from engine.share.limits import (
     MAX_ENTITIES,
     MAX_LEVELS,
     MAX_REPLAY_WORK,
@@ -47,9 +49,7 @@ from engine.share_content import (
     check_envelope,
     check_limits,
 )
-from engine.share_install import install_pack, install_path
-from engine.share_summary import LevelSummary, ShareSummary, summarize
-from engine.validate import load_level
+from engine.share.summary import LevelSummary, ShareSummary, summarize
 
 __all__ = [
     "MAX_ENTITIES",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.board import Direction
-from engine.events import TurnEvent
-from engine.game import Game
 from engine.model import Level
+from engine.play.board import Direction
+from engine.play.events import TurnEvent
+from engine.play.game import Game
 
 _LETTERS = {d.letter: d for d in Direction}
 

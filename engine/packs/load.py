@@ -3,7 +3,7 @@
 A pack is a ``.json`` file, a folder holding ``pack.json``, a folder holding a
 trusted ``pack.py`` whose ``build()`` returns the pack document, or an in-memory
 dict. Whatever the source, the document goes through the same whole-pack
-validation (:func:`engine.validate.pack_problems`) and a :class:`Pack` is returned
+validation (:func:`engine.packs.validate.pack_problems`) and a :class:`Pack` is returned
 only when every level is valid. Nothing is cached, registered or written before
 that, or after a failure.
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.errors import ValidationError
 from engine.model import Pack
-from engine.validate import document_id, pack_problems, parse_json_text
+from engine.packs.validate import document_id, pack_problems, parse_json_text
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"

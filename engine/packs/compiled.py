@@ -5,7 +5,7 @@ entity: seconds for a pack of a thousand levels. Nearly every pack an author
 validates is valid, and for a valid pack only the answer matters. So the checked-in
 schema is also compiled into nested closures that answer "is this valid?" exactly
 as ``Draft202012Validator.is_valid`` would; when the answer is no, jsonschema runs
-to find and explain every error (:mod:`engine.schema`). The checked-in file stays
+to find and explain every error (:mod:`engine.packs.schema`). The checked-in file stays
 the only authority: a keyword outside the subset below makes :func:`compile_schema`
 raise :class:`UnsupportedSchemaError`, and the engine then uses jsonschema alone.
 
@@ -19,7 +19,7 @@ Supported: ``type``, ``const``, ``enum``, ``properties``, ``required``,
 ``pattern`` follows JSON Schema's (ECMA-262) meaning of a final ``$``: the end of
 the text. Python's ``$`` also matches before a final newline, which would let
 ``"BABA\n"`` pass as a token; :func:`pattern_search` is used here and by the
-jsonschema validator (:mod:`engine.schema`), so both agree with the models.
+jsonschema validator (:mod:`engine.packs.schema`), so both agree with the models.
 """
 
 from __future__ import annotations

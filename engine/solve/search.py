@@ -6,7 +6,7 @@ Strategies (``strategy=``):
   solution; expanding every reachable position without one proves the level
   unsolvable.
 * ``"best-first"``: weighted A*, expanding the lowest ``moves + weight * h`` first
-  (``h`` from :mod:`engine.search_heuristic`, ties to the lower ``h``, then to the
+  (``h`` from :mod:`engine.solve.heuristic`, ties to the lower ``h``, then to the
   older position). Much faster on large levels; its solutions are not always
   shortest, the more so the larger the weight.
 * ``"auto"``: breadth-first for :data:`AUTO_BFS_STATES` expansions, then A* with
@@ -14,7 +14,7 @@ Strategies (``strategy=``):
   budget; each stage starts afresh. Cheap levels get a shortest solution, hard
   ones a solution at all. ``SolveResult.shortest`` says which it is.
 
-Every stage expands positions with :class:`engine.compact.CompactLevel`, which
+Every stage expands positions with :class:`engine.solve.level.CompactLevel`, which
 resolves turns exactly as the public engine does. A won successor ends the search
 at once; a successor without a YOU object is a dead end and is never queued. A
 search whose queue runs dry has expanded every reachable position, whatever its
@@ -42,9 +42,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from engine.compact import DIRECTIONS, CompactLevel
 from engine.model import Level
-from engine.search_heuristic import Heuristic
+from engine.solve.heuristic import Heuristic
+from engine.solve.level import DIRECTIONS, CompactLevel
 
 DEFAULT_MAX_STATES = 1_000_000
 DEFAULT_WEIGHT = 5

@@ -17,13 +17,13 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
-from engine.board import LevelContext
 from engine.errors import Problem, ValidationError, pointer
-from engine.game import Game
 from engine.model import Level, Pack
-from engine.replay import parse_moves
-from engine.share_codec import SHARE_NAME, digest
-from engine.validate import load_level, pack_problems
+from engine.packs.validate import load_level, pack_problems
+from engine.play.board import LevelContext
+from engine.play.game import Game
+from engine.play.replay import parse_moves
+from engine.share.codec import SHARE_NAME, digest
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from engine.model import Pack
-from engine.share_codec import ShareError
+from engine.share.codec import ShareError
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _DEVICE_NAMES = frozenset(
