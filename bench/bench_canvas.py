@@ -22,14 +22,14 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 import engine
-from editor.canvas import GridCanvas
-from editor.level_document import LevelDocument
-from editor.pack_document import STARTER_NOUNS, PackDocument
-from editor.pieces import OBJECT, WORD, Piece, Pos
-from editor.session import Session
-from editor.theme import LIGHT
-from editor.tiles import TileRenderer
+from editor.documents.level import LevelDocument
+from editor.documents.pack import STARTER_NOUNS, PackDocument
+from editor.documents.session import Session
+from editor.documents.values import OBJECT, WORD, Piece, Pos
 from editor.tools import BrushTool
+from editor.views.canvas import GridCanvas
+from editor.views.theme import LIGHT
+from editor.views.tiles import TileRenderer
 
 SIZE, ENTITIES, RUNS = 64, 5_000, 15
 WORDS = ["BABA", "ROCK", "FLAG", "WALL", "IS", "AND", "YOU", "WIN", "PUSH", "STOP"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
-from editor.clipboard import release_clipboard
+from editor.io.clipboard import release_clipboard
 from editor.main_window import APP_NAME, MainWindow
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QApplication
 
-from editor.clipboard import Region
-from editor.level_document import LevelDocument
-from editor.pack_document import PackDocument
+from editor.documents.level import LevelDocument
+from editor.documents.pack import PackDocument
+from editor.io.clipboard import Region
 
 if TYPE_CHECKING:
     from editor.main_window import MainWindow

@@ -31,22 +31,16 @@ from editor.actions import (
     build_actions,
     decorate,
 )
-from editor.canvas import GridCanvas
-from editor.dialogs import Dialogs, QtDialogs
+from editor.dialogs.questions import Dialogs, QtDialogs
 from editor.docks import DockRegistry
-from editor.files import PackFiles
-from editor.inspector import StackInspector
+from editor.documents.level import LevelDocument
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
+from editor.documents.values import Pos
+from editor.io.files import PackFiles
 from editor.level_actions import LevelActions
-from editor.level_document import LevelDocument
-from editor.level_list import LevelListPanel
-from editor.pack_document import PackDocument
-from editor.palette import PaletteWidget
-from editor.pieces import Pos
 from editor.resources import icon
-from editor.session import Session
 from editor.settings import EditorSettings
-from editor.theme import apply_theme, theme_named
-from editor.tiles import TileRenderer
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -56,6 +50,12 @@ from editor.tools import (
     SelectTool,
     Tool,
 )
+from editor.views.canvas import GridCanvas
+from editor.views.inspector import StackInspector
+from editor.views.level_list import LevelListPanel
+from editor.views.palette import PaletteWidget
+from editor.views.theme import apply_theme, theme_named
+from editor.views.tiles import TileRenderer
 
 APP_NAME = "Rulegrid Editor"
 

@@ -13,8 +13,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from editor.main_window import MainWindow
-from editor.pieces import OBJECT, WORD, Pos, Stamp
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
 

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
-from editor.pieces import Pos, Stack
+from editor.documents.values import Pos, Stack
 
 if TYPE_CHECKING:
-    from editor.level_document import LevelDocument
+    from editor.documents.level import LevelDocument
 
 
 class CommandId(IntEnum):

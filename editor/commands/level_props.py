@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
-from editor.pieces import Pos, Stack
+from editor.documents.values import Pos, Stack
 
 if TYPE_CHECKING:
-    from editor.level_document import LevelDocument, LevelProperties
+    from editor.documents.level import LevelDocument, LevelProperties
 
 
 class LevelPropertiesCommand(QUndoCommand):

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QUndoCommand
 
 if TYPE_CHECKING:
-    from editor.level_document import LevelDocument
-    from editor.pack_document import NounSpec, PackDocument, PackProperties
+    from editor.documents.level import LevelDocument
+    from editor.documents.pack import NounSpec, PackDocument, PackProperties
 
 
 class InsertLevelCommand(QUndoCommand):

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QRect, Qt, Signal
 
-from editor.level_document import LevelDocument
-from editor.pieces import Pos, Stamp, signature
-from editor.session import Session
+from editor.documents.level import LevelDocument
+from editor.documents.session import Session
+from editor.documents.values import Pos, Stamp, signature
 
 Mods = Qt.KeyboardModifier
 

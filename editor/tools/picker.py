@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.pieces import Pos
-from editor.session import Session
+from editor.documents.session import Session
+from editor.documents.values import Pos
 from editor.tools.base import Mods, Tool
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt
 
-from editor.clipboard import Region
-from editor.pieces import Pos, Stamp, signature
-from editor.session import Session
+from editor.documents.session import Session
+from editor.documents.values import Pos, Stamp, signature
+from editor.io.clipboard import Region
 from editor.tools.base import Mods, Overlay, Tool, clip_to_level, rect_between, rect_cells
 
 CTRL = Qt.KeyboardModifier.ControlModifier

@@ -14,12 +14,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings, QThreadPool
 from PySide6.QtWidgets import QApplication
 
-from editor.clipboard import release_clipboard
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
+from editor.io.clipboard import release_clipboard
 from editor.main_window import MainWindow
-from editor.pack_document import PackDocument
-from editor.session import Session
 from editor.settings import EditorSettings
-from editor.theme import LIGHT, apply_theme
+from editor.views.theme import LIGHT, apply_theme
 from tests.editor.scripted_dialogs import ScriptedDialogs
 
 

@@ -1,4 +1,4 @@
-"""A stand-in for ``editor.dialogs.QtDialogs`` that answers from a script and
+"""A stand-in for ``editor.dialogs.questions.QtDialogs`` that answers from a script and
 records every question, so window tests never block on a modal dialog."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 import engine
-from editor.level_document import Anchor, LevelProperties
-from editor.pack_document import NounSpec, PackProperties
+from editor.documents.level import Anchor, LevelProperties
+from editor.documents.pack import NounSpec, PackProperties
 
 
 @dataclass

@@ -6,8 +6,8 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QPaintEvent, QWheelEvent
 from PySide6.QtTest import QTest
 
-from editor.canvas import ACTUAL_SIZE, MARGIN
-from editor.pieces import OBJECT, Pos, Stamp
+from editor.documents.values import OBJECT, Pos, Stamp
+from editor.views.canvas import ACTUAL_SIZE, MARGIN
 from tests.editor.window_driver import click, trigger, use
 
 

@@ -4,10 +4,10 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView
 
-from editor.forms import LevelPropertiesDialog, NounDialog
-from editor.level_document import Anchor, LevelProperties
-from editor.pack_document import NounSpec, PackProperties
-from editor.pieces import OBJECT, WORD, Pos, Stamp
+from editor.dialogs.forms import LevelPropertiesDialog, NounDialog
+from editor.documents.level import Anchor, LevelProperties
+from editor.documents.pack import NounSpec, PackProperties
+from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from tests.editor.window_driver import click, drag, tokens, trigger, use
 
 
@@ -92,7 +92,7 @@ def test_delete_clears_the_selection(make_window) -> None:
 def test_quitting_takes_only_our_region_off_the_clipboard(qapp) -> None:
     from PySide6.QtGui import QGuiApplication
 
-    from editor.clipboard import MIME_TYPE, Region, release_clipboard
+    from editor.io.clipboard import MIME_TYPE, Region, release_clipboard
 
     clipboard = QGuiApplication.clipboard()
     clipboard.setMimeData(Region(1, 1, {Pos(0, 0): (Stamp(OBJECT, "BABA"),)}).to_mime())

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from editor.level_document import Anchor, LevelDocument, LevelProperties
-from editor.pieces import OBJECT, WORD, Piece, Pos, Stamp
+from editor.documents.level import Anchor, LevelDocument, LevelProperties
+from editor.documents.values import OBJECT, WORD, Piece, Pos, Stamp
 
 BABA, ROCK, IS = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "IS")
 

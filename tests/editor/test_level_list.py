@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from editor.level_document import Anchor, LevelProperties
-from editor.level_list import LevelsModel
-from editor.pack_document import PackDocument
-from editor.pieces import OBJECT, Pos, Stamp
+from editor.documents.level import Anchor, LevelProperties
+from editor.documents.pack import PackDocument
+from editor.documents.values import OBJECT, Pos, Stamp
+from editor.views.level_list import LevelsModel
 from tests.editor.window_driver import click, tokens, trigger, use
 
 

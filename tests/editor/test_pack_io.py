@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from editor.pack_document import PackDocument
-from editor.pack_io import format_pack_json, open_pack, read_for_repair, save_pack, write_atomic
-from editor.pieces import OBJECT, WORD, Pos, Stamp
+from editor.documents.pack import PackDocument
+from editor.documents.values import OBJECT, WORD, Pos, Stamp
+from editor.io.pack_io import format_pack_json, open_pack, read_for_repair, save_pack, write_atomic
 from editor.resources import TUTORIAL_PACK
 
 

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import engine
-from editor.pack_document import NounSpec
-from editor.pieces import OBJECT, WORD, Pos, Stamp
+from editor.documents.pack import NounSpec
+from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger, use
 
 BABA, ROCK, YOU = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "YOU")

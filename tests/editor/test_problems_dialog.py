@@ -4,8 +4,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QPushButton
 
 import engine
-from editor.dialogs import QtDialogs
-from editor.problems_dialog import ProblemsDialog
+from editor.dialogs.problems import ProblemsDialog
+from editor.dialogs.questions import QtDialogs
 
 PROBLEMS = [
     engine.Problem(

@@ -7,9 +7,9 @@ import itertools
 import pytest
 from PySide6.QtCore import QRect, Qt
 
-from editor.clipboard import Region
-from editor.pieces import OBJECT, WORD, Pos, Stamp
-from editor.session import Session
+from editor.documents.session import Session
+from editor.documents.values import OBJECT, WORD, Pos, Stamp
+from editor.io.clipboard import Region
 from editor.tools import BrushTool, EraserTool, FillTool, PickerTool, RectangleTool, SelectTool
 from editor.tools.base import line_cells
 

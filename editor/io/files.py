@@ -14,16 +14,16 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 import engine
-from editor.dialogs import Dialogs
-from editor.pack_document import PackDocument
-from editor.pack_io import (
+from editor.dialogs.questions import Dialogs
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
+from editor.io.pack_io import (
     RepairImpossibleError,
     is_generated_pack,
     open_pack,
     read_for_repair,
     save_pack,
 )
-from editor.session import Session
 from editor.settings import EditorSettings
 
 

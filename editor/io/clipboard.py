@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
-from editor.pieces import OBJECT, WORD, Pos, Stamp
+from editor.documents.values import OBJECT, WORD, Pos, Stamp
 
 MIME_TYPE = "application/x-rulegrid-region"
 

@@ -13,10 +13,10 @@ from typing import Literal, Protocol
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 import engine
-from editor.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
-from editor.level_document import Anchor, LevelProperties
-from editor.pack_document import NounSpec, PackProperties
-from editor.problems_dialog import ProblemsDialog
+from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
+from editor.dialogs.problems import ProblemsDialog
+from editor.documents.level import Anchor, LevelProperties
+from editor.documents.pack import NounSpec, PackProperties
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
 PACK_FILTER = "Rulegrid packs (*.json);;All files (*)"

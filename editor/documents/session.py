@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from editor.level_document import LevelDocument
-from editor.pack_document import PackDocument
-from editor.pieces import Pos, Stamp
+from editor.documents.level import LevelDocument
+from editor.documents.pack import PackDocument
+from editor.documents.values import Pos, Stamp
 
 
 class Session(QObject):

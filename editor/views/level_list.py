@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.level_document import LevelDocument
-from editor.pack_document import PackDocument
-from editor.session import Session
+from editor.documents.level import LevelDocument
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
 
 ROW_MIME = "application/x-rulegrid-level-row"
 Index = QModelIndex | QPersistentModelIndex

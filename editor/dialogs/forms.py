@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 import engine
-from editor.level_document import Anchor, LevelProperties
-from editor.pack_document import NounSpec, PackProperties
+from editor.documents.level import Anchor, LevelProperties
+from editor.documents.pack import NounSpec, PackProperties
 
 MAX_SIZE = engine.MAX_GRID_SIZE
 _ID_RE = re.compile(engine.ID_PATTERN)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from editor.pack_document import PackDocument
+from editor.documents.pack import PackDocument
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"

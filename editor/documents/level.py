@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from editor.commands import LevelPropertiesCommand, PaintCellsCommand
-from editor.pieces import EMPTY, OBJECT, WORD, Piece, Pos, Stack, Stamp
+from editor.documents.values import EMPTY, OBJECT, WORD, Piece, Pos, Stack, Stamp
 
 #: Level keys the editor edits itself; every other key is carried through unchanged.
 _OWN_KEYS = ("id", "title", "author", "width", "height", "entities")

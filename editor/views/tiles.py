@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
 
-from editor.pieces import OBJECT, Stamp, WordRole, word_role
-from editor.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_COLOR, Theme
+from editor.documents.values import OBJECT, Stamp, WordRole, word_role
+from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_COLOR, Theme
 
 #: Below this cell size text is unreadable: tiles become plain colour blocks.
 MIN_TEXT_SIZE = 14

@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 import engine
-from editor.level_document import LevelDocument
-from editor.pack_document import PackDocument
-from editor.pieces import OBJECT, WORD, Stamp
+from editor.documents.level import LevelDocument
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
+from editor.documents.values import OBJECT, WORD, Stamp
 from editor.resources import icon
-from editor.session import Session
-from editor.tiles import TileRenderer
+from editor.views.tiles import TileRenderer
 
 STAMP_ROLE = Qt.ItemDataRole.UserRole + 1
 

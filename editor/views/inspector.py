@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.level_document import LevelDocument
-from editor.pieces import Piece, Pos
+from editor.documents.level import LevelDocument
+from editor.documents.session import Session
+from editor.documents.values import Piece, Pos
 from editor.resources import icon
-from editor.session import Session
-from editor.tiles import TileRenderer
+from editor.views.tiles import TileRenderer
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 

@@ -23,7 +23,7 @@ from editor.commands import (
     PackPropertiesCommand,
     RemoveLevelCommand,
 )
-from editor.level_document import LevelDocument, LevelProperties
+from editor.documents.level import LevelDocument, LevelProperties
 
 FORMAT, VERSION = "rulegrid-pack", 1
 

@@ -27,11 +27,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from editor.level_document import LevelDocument
-from editor.pieces import Pos, signature
-from editor.session import Session
-from editor.tiles import TileRenderer
+from editor.documents.level import LevelDocument
+from editor.documents.session import Session
+from editor.documents.values import Pos, signature
 from editor.tools import Overlay, PickerTool, SelectTool, Tool
+from editor.views.tiles import TileRenderer
 
 ZOOM_STEPS = (6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128)
 ACTUAL_SIZE = 32  # the cell size shown as 100 %

@@ -1,0 +1,1 @@
+"""Files and the clipboard: reading and writing packs, copying regions."""
