@@ -19,12 +19,12 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
+from engine.context import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
 from engine.model import ID_PATTERN, MAX_ENTITIES, MAX_LEVELS, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.schema import check_document, path_key, schema_problems
-from engine.play.board import LevelContext
-from engine.play.turn import settle
+from engine.rules import parse_rules
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, Vocabulary
 
 _is_id = pattern_search(ID_PATTERN)
@@ -133,8 +133,11 @@ def level_problems(level: Level, nouns: frozenset[str] | None = None) -> list[Pr
     if nouns is not None:
         problems += _unknown_nouns(level, ctx.vocabulary, nouns)
     if not problems:
+        # The settle reads the authored words first; destroying words can only
+        # shrink the parse, so the authored words bound its work.
+        words = [(i, name, x, y) for i, kind, name, x, y in ctx.authored_pieces() if kind == "word"]
         try:
-            settle(ctx, ctx.authored_pieces(), ctx.authored_phases())
+            parse_rules(words, ctx.vocabulary)
         except RuleComplexityError as exc:
             problems.append(Problem("/entities", "rule-complexity", str(exc)))
     return problems

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.context import LevelContext
 from engine.model import Level
 from engine.packs.validate import load_level
 from engine.play import snapshot as snapshots
-from engine.play.board import Direction, Frame, LevelContext
+from engine.play.board import Direction, Frame
 from engine.play.events import TurnEvent
 from engine.play.turn import (
     automata_entries,

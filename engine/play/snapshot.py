@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from engine.context import LevelContext, Piece
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.play.board import Frame, LevelContext, Piece
+from engine.play.board import Frame
 from engine.play.turn import automata_entries, read_rules
 
 FORMAT = "rulegrid-snapshot"

@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from engine.context import LevelContext, Piece
 from engine.errors import RuleComplexityError
 from engine.model import MoveStep
-from engine.play.board import Board, Direction, Frame, LevelContext, Piece
+from engine.play.board import Board, Direction, Frame
 from engine.play.events import Json, TurnEvent
 from engine.rules import Rule, RuleTable, parse_rules
 from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU

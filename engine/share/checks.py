@@ -17,10 +17,10 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
+from engine.context import LevelContext
 from engine.errors import Problem, ValidationError, pointer
 from engine.model import Level, Pack
 from engine.packs.validate import load_level, pack_problems
-from engine.play.board import LevelContext
 from engine.play.game import Game
 from engine.play.replay import parse_moves
 from engine.share.codec import SHARE_NAME, digest

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from engine.context import LevelContext
 from engine.errors import Problem, ValidationError, pointer
 from engine.model import Level
 from engine.packs.validate import load_level
-from engine.play.board import LevelContext
 from engine.play.turn import settle
 from engine.rules import Rule
 from engine.solve.rules import (

@@ -28,8 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 from typing import Any
 
+from engine.context import LevelContext, Piece
 from engine.errors import Problem, ValidationError, pointer
-from engine.play.board import Frame, LevelContext, Piece
+from engine.play.board import Frame
 from engine.tokens import PUSH, YOU
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine

@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.context import LevelContext
 from engine.model import MoveStep
-from engine.play.board import Direction, LevelContext
+from engine.play.board import Direction
 from engine.solve.rules import (
     BLOCKS,
     CARRY,
