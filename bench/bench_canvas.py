@@ -25,9 +25,10 @@ import engine
 from editor.documents.level import LevelDocument
 from editor.documents.pack import STARTER_NOUNS, PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, WORD, Piece, Pos
+from editor.documents.values import OBJECT, WORD, NounSpec, Piece, Pos
 from editor.tools import BrushTool
 from editor.views.canvas import GridCanvas
+from editor.views.look import Look
 from editor.views.theme import LIGHT
 from editor.views.tiles import TileRenderer
 
@@ -81,8 +82,9 @@ def report(label: str, samples: list[float]) -> None:
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     session = Session()
-    renderer = TileRenderer(LIGHT)
-    renderer.set_nouns({n: (c, "") for n, c in STARTER_NOUNS.items()})
+    look = Look(LIGHT)
+    look.set_nouns({n: NounSpec(c) for n, c in STARTER_NOUNS.items()})
+    renderer = TileRenderer(look)
     canvas = GridCanvas(session, renderer)
     level = big_level()
     canvas.resize(64 * 16 + 48, 64 * 16 + 48)  # the whole board visible at 16 px a cell

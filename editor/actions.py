@@ -58,20 +58,6 @@ FILE_ACTIONS = (
     ActionSpec("actionQuit", "&Quit", SK.Quit, "", "Close the editor"),
 )
 EDIT_ACTIONS = (
-    ActionSpec(
-        "actionUndoPack",
-        "Undo Pack Change",
-        "Ctrl+Alt+Z",
-        "",
-        "Undo the last change to the level list or nouns",
-    ),
-    ActionSpec(
-        "actionRedoPack",
-        "Redo Pack Change",
-        "Ctrl+Alt+Shift+Z",
-        "",
-        "Redo a change to the level list or nouns",
-    ),
     ActionSpec("actionCut", "Cu&t", SK.Cut, "", "Cut the selected region"),
     ActionSpec("actionCopy", "&Copy", SK.Copy, "copy", "Copy the selected region"),
     ActionSpec(

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QTabWidget,
     QToolBar,
     QUndoView,
     QWidget,
@@ -31,6 +30,7 @@ from editor.actions import (
     build_actions,
     decorate,
 )
+from editor.connections import Connections
 from editor.dialogs.questions import Dialogs, QtDialogs
 from editor.docks import DockRegistry
 from editor.documents.level import LevelDocument
@@ -53,8 +53,9 @@ from editor.tools import (
 from editor.views.canvas import GridCanvas
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
+from editor.views.look import Look
 from editor.views.palette import PaletteWidget
-from editor.views.theme import apply_theme, theme_named
+from editor.views.theme import Theme, apply_theme, theme_named
 from editor.views.tiles import TileRenderer
 
 APP_NAME = "Rulegrid Editor"
@@ -77,8 +78,9 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else EditorSettings.for_user()
         self.dialogs: Dialogs = dialogs if dialogs is not None else QtDialogs()
         self.session = Session(self)
-        self.theme = theme_named(self.settings.theme)
-        self.renderer = TileRenderer(self.theme)
+        self.look = Look(theme_named(self.settings.theme), self)
+        self.look.follow(self.session)
+        self.renderer = TileRenderer(self.look)
         self.undo_group = QUndoGroup(self)
         self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
 
@@ -93,7 +95,22 @@ class MainWindow(QMainWindow):
             SelectTool(self.session),
         ]
         self.select_tool = next(t for t in self.tools if isinstance(t, SelectTool))
-        self.level_actions = LevelActions(self)
+        self.level_list = LevelListPanel(self.session)
+        self.palette_panel = PaletteWidget(self.session, self.renderer)
+        self.inspector = StackInspector(self.session, self.renderer)
+        self.history = QUndoView(self.undo_group)
+        self.history.setObjectName("history")
+        self.history.setEmptyLabel("<opened>")
+        self.level_actions = LevelActions(
+            session=self.session,
+            dialogs=self.dialogs,
+            parent=self,
+            select_tool=self.select_tool,
+            inspector=self.inspector,
+            level_list=self.level_list,
+            activate_select=lambda: self.activate_tool(self.select_tool),
+            show_message=self.show_message,
+        )
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -101,15 +118,17 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_status_bar()
 
+        self._pack_links = Connections()
         self.session.pack_changed.connect(self._on_session_pack_changed)
         self.session.level_changed.connect(self._on_session_level_changed)
         self.session.message.connect(self.show_message)
         self.canvas.hovered.connect(self._on_canvas_hovered)
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
+        self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
 
         self.resize(1280, 820)
         self._restore_window()
-        self.actions_by_id["actionDarkTheme"].setChecked(self.theme.dark)
+        self.actions_by_id["actionDarkTheme"].setChecked(self.look.theme.dark)
         self.actions_by_id["actionShowGrid"].setChecked(self.settings.show_grid)
         self._apply_theme()
         self.activate_tool(self.tools[0])
@@ -137,6 +156,10 @@ class MainWindow(QMainWindow):
     def level(self) -> LevelDocument | None:
         return self.session.level
 
+    @property
+    def theme(self) -> Theme:
+        return self.look.theme
+
     # ----------------------------------------------------------- assembling
     def _build_actions(self) -> None:
         la, files, canvas = self.level_actions, self.files, self.canvas
@@ -149,8 +172,6 @@ class MainWindow(QMainWindow):
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
             "actionPackProperties": la.edit_pack_properties,
             "actionQuit": self.close,
-            "actionUndoPack": lambda: self.pack.undo_stack.undo(),
-            "actionRedoPack": lambda: self.pack.undo_stack.redo(),
             "actionCut": la.cut,
             "actionCopy": la.copy,
             "actionPaste": la.paste,
@@ -238,8 +259,6 @@ class MainWindow(QMainWindow):
             edit,
             "actionUndo",
             "actionRedo",
-            "actionUndoPack",
-            "actionRedoPack",
             None,
             "actionCut",
             "actionCopy",
@@ -312,8 +331,7 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         a = self.actions_by_id
         self.docks = DockRegistry(self, self.panels_menu)
-        self.level_list = LevelListPanel(
-            self.session,
+        self.level_list.add_toolbar_actions(
             [
                 a["actionAddLevel"],
                 a["actionDuplicateLevel"],
@@ -323,26 +341,13 @@ class MainWindow(QMainWindow):
                 a["actionMoveLevelDown"],
                 None,
                 a["actionLevelProperties"],
-            ],
+            ]
         )
-        self.palette_panel = PaletteWidget(self.session, self.renderer)
-        self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
-        self.inspector = StackInspector(self.session, self.renderer)
-        self.level_history = QUndoView(self.undo_group)
-        self.level_history.setObjectName("levelHistory")
-        self.level_history.setEmptyLabel("<opened>")
-        self.pack_history = QUndoView()
-        self.pack_history.setObjectName("packHistory")
-        self.pack_history.setEmptyLabel("<opened>")
-        history = QTabWidget()
-        history.setObjectName("historyPanel")
-        history.addTab(self.level_history, "Level")
-        history.addTab(self.pack_history, "Pack")
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.docks.add("levelList", "Levels", self.level_list, left, shortcut="Alt+1")
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
-        self.docks.add("history", "History", history, right, shortcut="Alt+4")
+        self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -359,23 +364,18 @@ class MainWindow(QMainWindow):
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         for stack in self.undo_group.stacks():
             self.undo_group.removeStack(stack)
-        self.pack_history.setStack(pack.undo_stack)
-        pack.dirty_changed.connect(self._update_title)
-        pack.properties_changed.connect(self._update_title)
-        pack.undo_stack.canUndoChanged.connect(self.actions_by_id["actionUndoPack"].setEnabled)
-        pack.undo_stack.canRedoChanged.connect(self.actions_by_id["actionRedoPack"].setEnabled)
-        self.actions_by_id["actionUndoPack"].setEnabled(False)
-        self.actions_by_id["actionRedoPack"].setEnabled(False)
+        self.undo_group.addStack(pack.undo_stack)
+        self.undo_group.setActiveStack(pack.undo_stack)
+        self._pack_links.follow(
+            [
+                (pack.dirty_changed, self._update_title),
+                (pack.properties_changed, self._update_title),
+            ]
+        )
         self._update_title()
 
-    def _on_session_level_changed(self, level: LevelDocument | None) -> None:
-        if level is None:  # no level (all deleted): undo must not reach a removed level's stack
-            for stack in self.undo_group.stacks():
-                self.undo_group.removeStack(stack)
-        else:
-            if level.undo_stack not in self.undo_group.stacks():
-                self.undo_group.addStack(level.undo_stack)
-            self.undo_group.setActiveStack(level.undo_stack)
+    def _on_session_level_changed(self, _level: LevelDocument | None) -> None:
+        self._on_canvas_hovered(self.canvas.hovered_cell)  # the readout names this level's cell
         self._update_title()
 
     def _on_canvas_hovered(self, pos: Pos | None) -> None:
@@ -401,18 +401,16 @@ class MainWindow(QMainWindow):
         self.settings.theme = (
             "dark" if self.actions_by_id["actionDarkTheme"].isChecked() else "light"
         )
-        self.theme = theme_named(self.settings.theme)
         self._apply_theme()
 
     def _apply_theme(self) -> None:
+        """Theme the application's widgets; the look repaints the tiles (one signal)."""
+        theme = theme_named(self.settings.theme)
         app = QApplication.instance()
         if isinstance(app, QApplication):
-            apply_theme(app, self.theme)
-        self.renderer.set_theme(self.theme)
+            apply_theme(app, theme)
+        self.look.set_theme(theme)
         self.canvas.set_show_grid(self.settings.show_grid)
-        self.canvas.refresh_pictures()
-        self.palette_panel.rebuild()
-        self.inspector.refresh()
 
     def _update_title(self, *_: object) -> None:
         pack = self.session.pack

@@ -3,29 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QUndoCommand
-
-from editor.documents.values import Pos, Stack
-
-if TYPE_CHECKING:
-    from editor.documents.level import LevelDocument, LevelProperties
+from editor.commands.base import LevelCommand
+from editor.commands.targets import LevelTarget
+from editor.documents.values import LevelProperties, Pos, Stack
 
 
-class LevelPropertiesCommand(QUndoCommand):
+class LevelPropertiesCommand(LevelCommand):
     """Swap the level's properties and, when it was resized, all of its cells."""
 
     def __init__(
         self,
-        document: LevelDocument,
+        document: LevelTarget,
         after: LevelProperties,
         after_cells: Mapping[Pos, Stack] | None,
         *,
         text: str = "Level Properties",
     ) -> None:
-        super().__init__(text)
-        self._document = document
+        super().__init__(document, text)
         self._before = document.properties
         self._after = after
         # Cells are stored only when the edit moved or dropped pieces (a resize).
@@ -33,7 +28,7 @@ class LevelPropertiesCommand(QUndoCommand):
         self._after_cells = dict(after_cells) if after_cells is not None else None
 
     def redo(self) -> None:
-        self._document.write_properties(self._after, self._after_cells)
+        self.level.write_properties(self._after, self._after_cells)
 
     def undo(self) -> None:
-        self._document.write_properties(self._before, self._before_cells)
+        self.level.write_properties(self._before, self._before_cells)

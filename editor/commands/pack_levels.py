@@ -1,23 +1,22 @@
 """Pack-level edits: the level list (insert, remove, move), nouns and pack properties.
 
-These live on the pack's own undo stack: a level's stack goes away with the
-level, so it cannot hold the edit that removed it. A removed level document is
-kept alive inside its command, with its own history intact, for undo.
+They share the pack's one history with the level edits. A removed level document
+is kept alive inside its command for undo; the level edits before it in the
+history still point at it, so undoing past the removal finds it whole.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-if TYPE_CHECKING:
-    from editor.documents.level import LevelDocument
-    from editor.documents.pack import NounSpec, PackDocument, PackProperties
+from editor.commands.targets import PackTarget
+from editor.documents.values import NounSpec, PackProperties
 
 
 class InsertLevelCommand(QUndoCommand):
-    def __init__(self, pack: PackDocument, index: int, level: LevelDocument, *, text: str) -> None:
+    def __init__(self, pack: PackTarget, index: int, level: Any, *, text: str) -> None:
         super().__init__(text)
         self._pack, self._index, self._level = pack, index, level
 
@@ -29,10 +28,10 @@ class InsertLevelCommand(QUndoCommand):
 
 
 class RemoveLevelCommand(QUndoCommand):
-    def __init__(self, pack: PackDocument, index: int) -> None:
-        super().__init__(f"Delete Level {pack.levels[index].level_id}")
+    def __init__(self, pack: PackTarget, index: int) -> None:
+        super().__init__(f"Delete Level {pack.level_id_at(index)}")
         self._pack, self._index = pack, index
-        self._level = pack.levels[index]
+        self._level = pack.level_at(index)
 
     def redo(self) -> None:
         self._pack.write_remove_level(self._index)
@@ -42,8 +41,8 @@ class RemoveLevelCommand(QUndoCommand):
 
 
 class MoveLevelCommand(QUndoCommand):
-    def __init__(self, pack: PackDocument, source: int, target: int) -> None:
-        super().__init__(f"Move Level {pack.levels[source].level_id}")
+    def __init__(self, pack: PackTarget, source: int, target: int) -> None:
+        super().__init__(f"Move Level {pack.level_id_at(source)}")
         self._pack, self._source, self._target = pack, source, target
 
     def redo(self) -> None:
@@ -54,7 +53,7 @@ class MoveLevelCommand(QUndoCommand):
 
 
 class AddNounCommand(QUndoCommand):
-    def __init__(self, pack: PackDocument, name: str, spec: NounSpec) -> None:
+    def __init__(self, pack: PackTarget, name: str, spec: NounSpec) -> None:
         super().__init__(f"Add Noun {name}")
         self._pack, self._name, self._spec = pack, name, spec
 
@@ -66,7 +65,7 @@ class AddNounCommand(QUndoCommand):
 
 
 class PackPropertiesCommand(QUndoCommand):
-    def __init__(self, pack: PackDocument, after: PackProperties) -> None:
+    def __init__(self, pack: PackTarget, after: PackProperties) -> None:
         super().__init__("Pack Properties")
         self._pack, self._before, self._after = pack, pack.properties, after
 

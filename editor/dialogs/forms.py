@@ -23,8 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 import engine
-from editor.documents.level import Anchor, LevelProperties
-from editor.documents.pack import NounSpec, PackProperties
+from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 MAX_SIZE = engine.MAX_GRID_SIZE
 _ID_RE = re.compile(engine.ID_PATTERN)

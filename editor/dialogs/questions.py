@@ -15,8 +15,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
 from editor.dialogs.problems import ProblemsDialog
-from editor.documents.level import Anchor, LevelProperties
-from editor.documents.pack import NounSpec, PackProperties
+from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
 PACK_FILTER = "Rulegrid packs (*.json);;All files (*)"

@@ -1,48 +1,44 @@
 """``LevelDocument``: the single gate for changes to one level.
 
-It owns the level's cells and its ``QUndoStack``. Views read ``stack_at`` and
-``cells()`` and listen to ``cells_changed`` / ``properties_changed``; they never
-write. Tools call the edit API (``add_on_top``, ``remove_top``, ``move_region``
-...), which turns a request into a command and pushes it; only commands call the
-``write_*`` methods. Entity ids are assigned here, from a counter that only
-grows, so an id never changes while the level is open and is never reused.
+It owns the level's cells and its authored data (automata, mechanics, the
+intended solution: ``authored(key)``). Views read ``stack_at``, ``cells()`` and
+``authored()`` and listen to ``cells_changed`` / ``properties_changed`` /
+``authored_changed``; they never write. Tools and panels call the edit API
+(``add_on_top``, ``remove_top``, ``move_region``, ``set_authored`` ...), which
+turns a request into a command and pushes it on ``undo_stack``; only commands
+call the ``write_*`` methods. Inside a pack, ``undo_stack`` is the pack's one
+history; a level on its own keeps a stack of its own.
+
+Entity ids are assigned here, from a counter that only grows, so an id never
+changes while the level is open and is never reused.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from editor.commands import LevelPropertiesCommand, PaintCellsCommand
-from editor.documents.values import EMPTY, OBJECT, WORD, Piece, Pos, Stack, Stamp
+from editor.commands import AuthoredDataCommand, LevelPropertiesCommand, PaintCellsCommand
+from editor.documents.values import (
+    EMPTY,
+    OBJECT,
+    TOP_LEFT,
+    WORD,
+    Anchor,
+    LevelProperties,
+    Piece,
+    Pos,
+    Stack,
+    Stamp,
+)
 
 #: Level keys the editor edits itself; every other key is carried through unchanged.
 _OWN_KEYS = ("id", "title", "author", "width", "height", "entities")
-
-
-@dataclass(frozen=True, slots=True)
-class LevelProperties:
-    level_id: str
-    title: str
-    author: str
-    width: int
-    height: int
-
-
-class Anchor(NamedTuple):
-    """Where the old contents sit after a resize: 0 left/top, 1 centre, 2 right/bottom."""
-
-    ax: int = 0
-    ay: int = 0
-
-
-TOP_LEFT = Anchor(0, 0)
 
 
 class LevelDocument(QObject):
@@ -50,6 +46,7 @@ class LevelDocument(QObject):
 
     cells_changed = Signal(object)  # frozenset[Pos]
     properties_changed = Signal()
+    authored_changed = Signal(str)  # the authored key that changed ("automata", ...)
 
     def __init__(
         self,
@@ -63,7 +60,16 @@ class LevelDocument(QObject):
         self._cells: dict[Pos, Stack] = {p: s for p, s in (stacks or {}).items() if s}
         self._extra = dict(extra or {})
         self._next_id = 1 + max((pc.id for s in self._cells.values() for pc in s), default=0)
-        self.undo_stack = QUndoStack(self)
+        self._history = QUndoStack(self)
+
+    @property
+    def undo_stack(self) -> QUndoStack:
+        """Where this level's edits go: the pack's history once the level is in a pack."""
+        return self._history
+
+    def attach_history(self, stack: QUndoStack) -> None:
+        """Push this level's edits on ``stack`` (a pack's one history) from now on."""
+        self._history = stack
 
     # ----------------------------------------------------------------- reading
     @classmethod
@@ -166,8 +172,12 @@ class LevelDocument(QObject):
 
     @property
     def extra(self) -> Mapping[str, Any]:
-        """Authored data this issue's editor does not edit (automata, mechanics, solution)."""
+        """Authored data beyond the board (automata, mechanics, solution, unknown keys)."""
         return MappingProxyType(self._extra)
+
+    def authored(self, key: str) -> Any:
+        """A copy of the authored value of ``key`` (``None`` when absent)."""
+        return copy.deepcopy(self._extra.get(key))
 
     def automaton_properties(self) -> frozenset[str]:
         return frozenset(
@@ -288,6 +298,20 @@ class LevelDocument(QObject):
         self.undo_stack.push(LevelPropertiesCommand(self, after, cells, text=text))
         return True
 
+    def set_authored(self, key: str, value: Any, *, text: str, mergeable: bool = False) -> bool:
+        """Set one authored key (``None`` removes it) as one undoable edit.
+
+        ``key`` must be authored data beyond the board; the board and the level's
+        properties have their own edits. ``mergeable`` joins a run of edits of one
+        field (a spin box) into one undo step.
+        """
+        if key in _OWN_KEYS:
+            raise ValueError(f"{key!r} is edited through the board or the level properties")
+        if self._extra.get(key) == value:
+            return False
+        self.undo_stack.push(AuthoredDataCommand(self, key, value, text=text, mergeable=mergeable))
+        return True
+
     def _apply(self, changes: Mapping[Pos, Stack], text: str, continues_stroke: bool) -> bool:
         real = {p: s for p, s in changes.items() if s != self.stack_at(p)}
         if not real:
@@ -312,3 +336,10 @@ class LevelDocument(QObject):
         self.properties_changed.emit()
         if cells is not None:
             self.cells_changed.emit(frozenset(touched | set(self._cells)))
+
+    def write_authored(self, key: str, value: Any) -> None:
+        if value is None:
+            self._extra.pop(key, None)
+        else:
+            self._extra[key] = value
+        self.authored_changed.emit(key)

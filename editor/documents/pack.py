@@ -1,14 +1,15 @@
 """``PackDocument``: a pack being edited — its properties, nouns and levels.
 
-Pack-level edits (the level list, nouns, pack properties) go on the pack's own
-``undo_stack``; each level has its own stack for board edits. The pack is
-*dirty* while any of those stacks is away from its clean (saved) index.
+The pack keeps ONE undo history (``undo_stack``) for every edit: the level
+list, nouns, pack properties, and every level's board and authored data, so
+Ctrl+Z always undoes the most recent edit, whatever it was. The pack is *dirty*
+while that history is away from its clean (saved) index.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ from editor.commands import (
     PackPropertiesCommand,
     RemoveLevelCommand,
 )
-from editor.documents.level import LevelDocument, LevelProperties
+from editor.connections import Connections
+from editor.documents.level import LevelDocument
+from editor.documents.values import LevelProperties, NounSpec, PackProperties
 
 FORMAT, VERSION = "rulegrid-pack", 1
 
@@ -40,20 +43,6 @@ STARTER_NOUNS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class NounSpec:
-    color: str  # "#rrggbb"
-    glyph: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PackProperties:
-    pack_id: str
-    title: str
-    author: str = ""
-    description: str = ""
-
-
 class PackDocument(QObject):
     """The open pack. Views listen; edits go through the methods below."""
 
@@ -64,6 +53,7 @@ class PackDocument(QObject):
     level_about_to_be_moved = Signal(int, int)
     level_moved = Signal(int, int)  # source, target (index after the move)
     level_changed = Signal(int)  # id, title or size of the level at this index
+    level_edited = Signal(object)  # LevelDocument: any edit of it (board, properties, data)
     nouns_changed = Signal()
     properties_changed = Signal()
     dirty_changed = Signal(bool)
@@ -87,6 +77,7 @@ class PackDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._update_dirty)
         self._dirty = False
+        self._watched: dict[LevelDocument, Connections] = {}
         for level in levels:
             self._adopt(level)
             self._levels.append(level)
@@ -162,6 +153,12 @@ class PackDocument(QObject):
     def index_of(self, level: LevelDocument) -> int:
         return self._levels.index(level)
 
+    def level_at(self, index: int) -> LevelDocument:
+        return self._levels[index]
+
+    def level_id_at(self, index: int) -> str:
+        return self._levels[index].level_id
+
     def is_dirty(self) -> bool:
         return self._dirty
 
@@ -173,8 +170,6 @@ class PackDocument(QObject):
     def mark_saved(self, path: Path, *, folder: bool) -> None:
         self.path, self.folder = path, folder
         self.undo_stack.setClean()
-        for level in self._levels:
-            level.undo_stack.setClean()
         self._update_dirty()
 
     # ---------------------------------------------------------------- edit API
@@ -238,7 +233,6 @@ class PackDocument(QObject):
     def write_remove_level(self, index: int) -> None:
         self.level_about_to_be_removed.emit(index)
         level = self._levels.pop(index)
-        level.undo_stack.cleanChanged.disconnect(self._update_dirty)
         level.properties_changed.disconnect(self._on_level_properties_changed)
         self.level_removed.emit(index)
         self._update_dirty()
@@ -262,8 +256,16 @@ class PackDocument(QObject):
     # ---------------------------------------------------------------- internal
     def _adopt(self, level: LevelDocument) -> None:
         level.setParent(self)
-        level.undo_stack.cleanChanged.connect(self._update_dirty)
+        level.attach_history(self.undo_stack)
         level.properties_changed.connect(self._on_level_properties_changed)
+        links = self._watched.setdefault(level, Connections())
+        links.follow(
+            [
+                (level.cells_changed, lambda _cells, lv=level: self.level_edited.emit(lv)),
+                (level.properties_changed, lambda lv=level: self.level_edited.emit(lv)),
+                (level.authored_changed, lambda _key, lv=level: self.level_edited.emit(lv)),
+            ]
+        )
 
     def _on_level_properties_changed(self) -> None:
         sender = self.sender()
@@ -271,9 +273,7 @@ class PackDocument(QObject):
             self.level_changed.emit(self._levels.index(sender))
 
     def _update_dirty(self, *_: object) -> None:
-        dirty = not self.undo_stack.isClean() or any(
-            not lv.undo_stack.isClean() for lv in self._levels
-        )
+        dirty = not self.undo_stack.isClean()
         if dirty != self._dirty:
             self._dirty = dirty
             self.dirty_changed.emit(dirty)

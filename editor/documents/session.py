@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.values import Pos, Stamp
@@ -27,6 +28,7 @@ class Session(QObject):
         self._level: LevelDocument | None = None
         self._stamp: Stamp | None = None
         self._inspected: Pos | None = None
+        self._pack_links = Connections()
 
     @property
     def pack(self) -> PackDocument | None:
@@ -46,12 +48,14 @@ class Session(QObject):
 
     def set_pack(self, pack: PackDocument) -> None:
         old = self._pack
-        if old is not None:
-            old.level_removed.disconnect(self._on_pack_level_removed)
-            old.level_inserted.disconnect(self._on_pack_level_inserted)
         self._pack = pack
-        pack.level_removed.connect(self._on_pack_level_removed)
-        pack.level_inserted.connect(self._on_pack_level_inserted)
+        self._pack_links.follow(
+            [
+                (pack.level_removed, self._on_pack_level_removed),
+                (pack.level_inserted, self._on_pack_level_inserted),
+                (pack.level_edited, self._on_pack_level_edited),
+            ]
+        )
         self._level = None
         self.pack_changed.emit(pack)
         self.set_level(pack.levels[0] if pack.levels else None)
@@ -85,3 +89,8 @@ class Session(QObject):
         levels = self._pack.levels
         if self._level is not None and self._level not in levels:
             self.set_level(levels[min(index, len(levels) - 1)] if levels else None)
+
+    def _on_pack_level_edited(self, level: LevelDocument) -> None:
+        """Show the level an edit just changed: undo and redo may reach any level."""
+        if level is not self._level and self._pack is not None and level in self._pack.levels:
+            self.set_level(level)

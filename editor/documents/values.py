@@ -1,4 +1,4 @@
-"""Small immutable values the editor passes around: positions, pieces, stamps.
+"""Small immutable values the editor passes around: positions, pieces, stamps, properties.
 
 A cell's stack is a tuple of :class:`Piece` ordered bottom first, so the last
 element is the one drawn on top and the one an eraser removes. Pieces carry the
@@ -8,6 +8,7 @@ the palette, the brush and the clipboard hold).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
@@ -76,3 +77,36 @@ def word_role(token: str, automaton_properties: frozenset[str]) -> WordRole:
 def signature(stack: Stack) -> tuple[Stamp, ...]:
     """The stack without ids: two cells with equal signatures look the same."""
     return tuple(piece.stamp for piece in stack)
+
+
+@dataclass(frozen=True, slots=True)
+class LevelProperties:
+    level_id: str
+    title: str
+    author: str
+    width: int
+    height: int
+
+
+class Anchor(NamedTuple):
+    """Where the old contents sit after a resize: 0 left/top, 1 centre, 2 right/bottom."""
+
+    ax: int = 0
+    ay: int = 0
+
+
+TOP_LEFT = Anchor(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class NounSpec:
+    color: str  # "#rrggbb"
+    glyph: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PackProperties:
+    pack_id: str
+    title: str
+    author: str = ""
+    description: str = ""

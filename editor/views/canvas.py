@@ -4,13 +4,18 @@ Drawing cost follows what changed: ``cells_changed`` invalidates the cached
 picture of those cells only and asks Qt to repaint their rectangles; a paint
 event draws just the cells inside the exposed area, one ``drawPixmap`` per
 non-empty cell. The canvas never stores level data: it reads the document.
+
+Panels show things on the board in two ways, without drawing tiles themselves:
+``set_highlight`` outlines some entities and dims the rest (``highlightedIds``),
+and a :class:`CanvasLayer` draws its marks (badges, a ghost path) over the tiles.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QSize, Qt, Signal
+from PySide6.QtCore import Property, QObject, QPoint, QPointF, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -27,6 +32,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos, signature
@@ -38,11 +44,26 @@ ACTUAL_SIZE = 32  # the cell size shown as 100 %
 MARGIN = 24  # around a fitted board, in pixels
 
 
+class CanvasLayer(QObject):
+    """Marks a panel draws over the tiles (badges, a ghost path, hints).
+
+    Subclasses implement :meth:`paint` and emit ``changed`` when their marks
+    change; the canvas repaints then. Layers draw in widget pixels, using the
+    canvas's geometry (``cell_rect``, ``cell_size``), and never draw tiles.
+    """
+
+    changed = Signal()
+
+    def paint(self, painter: QPainter, canvas: GridCanvas, exposed: QRect) -> None:
+        raise NotImplementedError
+
+
 class GridCanvas(QWidget):
     """The level view. Wheel zooms at the pointer; middle-drag or Space-drag pans."""
 
     hovered = Signal(object)  # Pos | None: the cell under the pointer
     zoom_changed = Signal(int)  # percent
+    highlight_changed = Signal()
 
     def __init__(
         self, session: Session, renderer: TileRenderer, parent: QWidget | None = None
@@ -70,7 +91,13 @@ class GridCanvas(QWidget):
         self._show_grid = True
         self._looks: dict[Pos, QPixmap] = {}
         self._grid_tile = QPixmap()
+        self._highlight: tuple[int, ...] = ()
+        self._highlight_cells: dict[Pos, frozenset[int]] | None = None  # None: recompute
+        self._dim_others = False
+        self._layers: list[CanvasLayer] = []
+        self._level_links = Connections()
         session.level_changed.connect(self._on_session_level_changed)
+        renderer.look.changed.connect(self.refresh_pictures)
         self._on_session_level_changed(session.level)
 
     # ------------------------------------------------------------ public API
@@ -97,6 +124,66 @@ class GridCanvas(QWidget):
         self._tool = tool
         tool.overlay_changed.connect(self._on_tool_overlay_changed)
         self._on_tool_overlay_changed()
+
+    # ------------------------------------------------------- highlight, layers
+    def _get_highlighted_ids(self) -> list[int]:
+        return list(self._highlight)
+
+    #: The ids of the entities now highlighted (api.md section 7), ``[]`` when none.
+    highlightedIds = Property(list, _get_highlighted_ids, notify=highlight_changed)  # noqa: N815
+
+    @property
+    def highlighted_ids(self) -> tuple[int, ...]:
+        return self._highlight
+
+    def set_highlight(
+        self, ids: Iterable[int], *, dim_others: bool = True, reveal: bool = True
+    ) -> None:
+        """Outline the entities ``ids`` (dimming the rest); ``reveal`` scrolls them into view."""
+        new = tuple(dict.fromkeys(ids))
+        dim = dim_others and bool(new)
+        if new == self._highlight and dim == self._dim_others:
+            return
+        self._highlight, self._dim_others = new, dim
+        self._highlight_cells = None
+        if reveal and new:
+            self.reveal(list(self.highlight_cells()))
+        self.update()
+        self.highlight_changed.emit()
+
+    def clear_highlight(self) -> None:
+        self.set_highlight((), reveal=False)
+
+    def highlight_cells(self) -> dict[Pos, frozenset[int]]:
+        """The cells holding highlighted entities, with the highlighted ids in each."""
+        if self._highlight_cells is None:
+            wanted, found = set(self._highlight), {}
+            if wanted and self._level is not None:
+                for pos, stack in self._level.cells().items():
+                    here = frozenset(p.id for p in stack if p.id in wanted)
+                    if here:
+                        found[pos] = here
+            self._highlight_cells = found
+        return self._highlight_cells
+
+    def reveal(self, cells: list[Pos]) -> None:
+        """Scroll (without zooming) so the cells are in view, when they are not already."""
+        if not cells:
+            return
+        xs, ys = [p.x for p in cells], [p.y for p in cells]
+        area = self.cells_rect(
+            QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+        )
+        if self.rect().contains(area):
+            return
+        centre = area.center()
+        self.pan_by(self.width() // 2 - centre.x(), self.height() // 2 - centre.y())
+
+    def add_layer(self, layer: CanvasLayer) -> None:
+        """Draw ``layer`` over the tiles from now on (in the order layers were added)."""
+        self._layers.append(layer)
+        layer.changed.connect(self.update)
+        self.update()
 
     def set_show_grid(self, show: bool) -> None:
         self._show_grid = show
@@ -208,6 +295,12 @@ class GridCanvas(QWidget):
         painter.setPen(QPen(QColor(theme.board_edge), 1))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(board.adjusted(-1, -1, 0, 0))
+        if self._highlight:
+            self._draw_highlight(painter, board)
+        for layer in self._layers:
+            painter.save()
+            layer.paint(painter, self, exposed)
+            painter.restore()
         overlay = self._tool.overlay() if self._tool is not None else None
         if overlay is not None:
             self._draw_overlay(painter, overlay)
@@ -236,6 +329,36 @@ class GridCanvas(QWidget):
             if pixmap is None:
                 pixmap = looks[pos] = renderer.stack(signature(stack), cell)
             draw(ox + pos.x * cell, oy + pos.y * cell, pixmap)
+
+    def _draw_highlight(self, painter: QPainter, board: QRect) -> None:
+        """Dim everything but the highlighted cells, then outline those cells.
+
+        An entity beneath the top of its stack is still marked: a ring on the
+        cell's chip corner says "a highlighted word lies under this one".
+        """
+        theme = self._renderer.theme
+        cells = self.highlight_cells()
+        level = self._level
+        if self._dim_others:
+            keep = QRegion()
+            for pos in cells:
+                keep += self.cell_rect(pos)
+            shade = QColor(theme.canvas)
+            shade.setAlpha(150)
+            painter.save()
+            painter.setClipRegion(QRegion(board) - keep)
+            painter.fillRect(board, shade)
+            painter.restore()
+        pen = QPen(QColor(theme.highlight), max(2, self._cell // 12))
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for pos, ids in cells.items():
+            rect = self.cell_rect(pos).adjusted(1, 1, -1, -1)
+            painter.drawRect(rect)
+            stack = level.stack_at(pos) if level is not None else ()
+            if stack and stack[-1].id not in ids:  # highlighted, but under the top entity
+                ring = max(5, self._cell // 4)
+                painter.drawEllipse(rect.left() + 1, rect.top() + 1, ring, ring)
 
     def _draw_overlay(self, painter: QPainter, overlay: Overlay) -> None:
         theme = self._renderer.theme
@@ -353,26 +476,31 @@ class GridCanvas(QWidget):
 
     # ---------------------------------------------------------------- slots
     def _on_session_level_changed(self, level: LevelDocument | None) -> None:
-        if self._level is not None:
-            self._level.cells_changed.disconnect(self._on_level_cells_changed)
-            self._level.properties_changed.disconnect(self._on_level_properties_changed)
         self._level = level
+        self._level_links.follow(
+            []
+            if level is None
+            else [
+                (level.cells_changed, self._on_level_cells_changed),
+                (level.properties_changed, self._on_level_properties_changed),
+            ]
+        )
         self._looks.clear()
         self._hover = None
+        self.clear_highlight()
         if self._tool is not None:
             self._tool.cancel()
         if isinstance(self._tool, SelectTool):
             self._tool.reset()
-        if level is not None:
-            level.cells_changed.connect(self._on_level_cells_changed)
-            level.properties_changed.connect(self._on_level_properties_changed)
-            self._renderer.set_automaton_properties(level.automaton_properties())
         self.fit()
         self.update()
 
     def _on_level_cells_changed(self, changed: frozenset[Pos]) -> None:
         for pos in changed:
             self._looks.pop(pos, None)
+        if self._highlight:
+            self._highlight_cells = None
+            self.update()
         if len(changed) <= 64:
             region = QRegion()
             for pos in changed:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.documents.values import Piece, Pos
@@ -63,8 +64,10 @@ class StackInspector(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.list, 1)
         layout.addLayout(buttons)
+        self._level_links = Connections()
         session.level_changed.connect(self._on_session_level_changed)
         session.inspected_changed.connect(lambda _pos: self.refresh())
+        renderer.look.changed.connect(self.refresh)
         self._on_session_level_changed(session.level)
 
     def _button(self, name: str, icon_name: str, tip: str, slot: object) -> QToolButton:
@@ -144,11 +147,10 @@ class StackInspector(QWidget):
         self.remove_button.setEnabled(row >= 0)
 
     def _on_session_level_changed(self, level: LevelDocument | None) -> None:
-        if self._level is not None:
-            self._level.cells_changed.disconnect(self._on_level_cells_changed)
         self._level = level
-        if level is not None:
-            level.cells_changed.connect(self._on_level_cells_changed)
+        self._level_links.follow(
+            [] if level is None else [(level.cells_changed, self._on_level_cells_changed)]
+        )
         self.refresh()
 
     def _on_level_cells_changed(self, changed: frozenset[Pos]) -> None:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.connections import Connections, Link
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
@@ -46,21 +47,17 @@ class LevelsModel(QAbstractListModel):
     def __init__(self, pack: PackDocument | None = None) -> None:
         super().__init__()
         self._pack: PackDocument | None = None
-        self._connections: list[tuple[Any, Any]] = []
+        self._pack_links = Connections()
         if pack is not None:
             self.set_pack(pack)
 
     def set_pack(self, pack: PackDocument) -> None:
         self.beginResetModel()
-        for signal, slot in self._connections:
-            signal.disconnect(slot)
         self._pack = pack
-        self._connections = self._wiring(pack)
-        for signal, slot in self._connections:
-            signal.connect(slot)
+        self._pack_links.follow(self._wiring(pack))
         self.endResetModel()
 
-    def _wiring(self, pack: PackDocument) -> list[tuple[Any, Any]]:
+    def _wiring(self, pack: PackDocument) -> list[Link]:
         return [
             (pack.level_about_to_be_inserted, lambda i: self.beginInsertRows(QModelIndex(), i, i)),
             (pack.level_inserted, lambda _i: self.endInsertRows()),
@@ -200,7 +197,10 @@ class LevelListPanel(QWidget):
     """The levels of the pack with a small toolbar; selecting a row opens that level."""
 
     def __init__(
-        self, session: Session, actions: list[QAction | None], parent: QWidget | None = None
+        self,
+        session: Session,
+        actions: Sequence[QAction | None] = (),
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("levelListPanel")
@@ -219,17 +219,14 @@ class LevelListPanel(QWidget):
         self.view.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setAlternatingRowColors(True)
-        bar = QToolBar(self)
-        bar.setIconSize(QSize(16, 16))
-        for action in actions:
-            if action is None:
-                bar.addSeparator()
-            else:
-                bar.addAction(action)
+        self.toolbar = QToolBar(self)
+        self.toolbar.setObjectName("levelListToolBar")
+        self.toolbar.setIconSize(QSize(16, 16))
+        self.add_toolbar_actions(actions)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
-        layout.addWidget(bar)
+        layout.addWidget(self.toolbar)
         layout.addWidget(self.view, 1)
         session.pack_changed.connect(self._on_session_pack_changed)
         session.level_changed.connect(self._on_session_level_changed)
@@ -240,6 +237,19 @@ class LevelListPanel(QWidget):
 
     def current_row(self) -> int:
         return self.view.currentIndex().row()
+
+    def add_toolbar_actions(self, actions: Sequence[QAction | None]) -> None:
+        """Put actions (``None``: a separator) on the list's own toolbar."""
+        for action in actions:
+            if action is None:
+                self.toolbar.addSeparator()
+            else:
+                self.toolbar.addAction(action)
+
+    def start_rename(self) -> None:
+        """Edit the current level's title in place."""
+        self.view.setFocus()
+        self.view.edit(self.view.currentIndex())
 
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         self.model.set_pack(pack)

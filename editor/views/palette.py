@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 )
 
 import engine
-from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, WORD, Stamp
@@ -42,7 +41,6 @@ class PaletteWidget(QWidget):
         self.setAccessibleName("palette")
         self._session = session
         self._renderer = renderer
-        self._pack: PackDocument | None = None
         self._items: dict[Stamp, QTreeWidgetItem] = {}
         self._syncing = False
 
@@ -73,8 +71,8 @@ class PaletteWidget(QWidget):
         QShortcut(QKeySequence.StandardKey.Find, self, self.search.setFocus)
 
         session.pack_changed.connect(self._on_session_pack_changed)
-        session.level_changed.connect(lambda _level: self.rebuild())
         session.stamp_changed.connect(self._on_session_stamp_changed)
+        renderer.look.changed.connect(self.rebuild)
         if session.pack is not None:
             self._on_session_pack_changed(session.pack)
 
@@ -92,9 +90,9 @@ class PaletteWidget(QWidget):
         """Refill from the pack's nouns and the level's vocabulary."""
         self.tree.clear()
         self._items.clear()
-        pack, level = self._pack, self._session.level
-        nouns = list(pack.nouns) if pack is not None else []
-        mechanics = [engine.FRAIL, *sorted(level.automaton_properties() if level else ())]
+        look = self._renderer.look
+        nouns = list(look.nouns)
+        mechanics = [engine.FRAIL, *sorted(look.automaton_properties)]
         sections = [
             ("Objects", [Stamp(OBJECT, n) for n in nouns]),
             ("Noun words", [Stamp(WORD, n) for n in nouns]),
@@ -112,23 +110,14 @@ class PaletteWidget(QWidget):
                 item = QTreeWidgetItem(header, [stamp.label()])
                 item.setIcon(0, self._renderer.icon(stamp, 26))
                 item.setData(0, STAMP_ROLE, f"{stamp.kind}:{stamp.token}")
-                item.setToolTip(0, self._describe(stamp, level))
+                item.setToolTip(0, self._describe(stamp))
                 self._items[stamp] = item
             header.setExpanded(True)
         self._apply_filter(self.search.text())
         self._on_session_stamp_changed(self._session.stamp)
 
     # ---------------------------------------------------------------- slots
-    def _on_session_pack_changed(self, pack: PackDocument) -> None:
-        if self._pack is not None:
-            self._pack.nouns_changed.disconnect(self._on_pack_nouns_changed)
-        self._pack = pack
-        pack.nouns_changed.connect(self._on_pack_nouns_changed)
-        self._on_pack_nouns_changed()
-
-    def _on_pack_nouns_changed(self) -> None:
-        assert self._pack is not None
-        self._renderer.set_nouns({n: (s.color, s.glyph) for n, s in self._pack.nouns.items()})
+    def _on_session_pack_changed(self, _pack: PackDocument) -> None:
         self.rebuild()
         if self._session.stamp is None and self._items:
             self.choose(next(iter(self._items)))
@@ -169,8 +158,8 @@ class PaletteWidget(QWidget):
                 shown += match
             header.setHidden(shown == 0)
 
-    @staticmethod
-    def _describe(stamp: Stamp, level: LevelDocument | None) -> str:
+    def _describe(self, stamp: Stamp) -> str:
+        look = self._renderer.look
         if stamp.kind == OBJECT:
             return f"Object {stamp.token}: rules about {stamp.token} apply to it"
         if stamp.token in engine.OPERATORS:
@@ -178,10 +167,10 @@ class PaletteWidget(QWidget):
         if stamp.token in engine.BASE_PROPERTIES:
             return f"Property word {stamp.token}"
         if stamp.token == engine.FRAIL:
-            opted = level is not None and level.has_frail()
+            opted = look.frail
             return "Property word FRAIL" + (
                 "" if opted else " (this level has not opted into the frail mechanic)"
             )
-        if level is not None and stamp.token in level.automaton_properties():
+        if stamp.token in look.automaton_properties:
             return f"Automaton property word {stamp.token}"
         return f"Noun word {stamp.token}"

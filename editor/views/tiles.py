@@ -3,17 +3,16 @@
 The canvas draws every non-empty cell with a single ``drawPixmap`` of its
 stack's picture, so a full repaint costs one call per cell however tall the
 stacks are. Pictures are cached by (what the stack looks like, cell size) and
-the cache is dropped when the theme, the nouns' colours or the zoom change.
+the cache is dropped whenever the :class:`~editor.views.look.Look` changes.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
 
 from editor.documents.values import OBJECT, Stamp, WordRole, word_role
+from editor.views.look import Look
 from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_COLOR, Theme
 
 #: Below this cell size text is unreadable: tiles become plain colour blocks.
@@ -22,47 +21,52 @@ MAX_CHIPS = 3
 
 
 class TileRenderer:
-    """Pictures of stamps and stacks for the current theme, nouns and level."""
+    """Pictures of stamps and stacks in the current :class:`Look`.
 
-    def __init__(self, theme: Theme) -> None:
-        self._theme = theme
-        self._nouns: dict[str, tuple[str, str]] = {}  # token -> (colour, glyph)
-        self._automaton_properties: frozenset[str] = frozenset()
+    This is the one way tiles are drawn: the canvas, the palette, the inspector,
+    the play view and exported pictures all ask it.
+    """
+
+    def __init__(self, look: Look) -> None:
+        self.look = look
+        self._revision = look.revision
         self._stacks: dict[tuple[tuple[Stamp, ...], int], QPixmap] = {}
         self._tiles: dict[tuple[Stamp, int], QPixmap] = {}
         self._badges: dict[tuple[int, int], QPixmap] = {}
 
-    # ------------------------------------------------------------ configuring
+    @property
+    def _theme(self) -> Theme:
+        return self.look.theme
+
     @property
     def theme(self) -> Theme:
-        return self._theme
-
-    def set_theme(self, theme: Theme) -> None:
-        self._theme = theme
-        self.clear()
-
-    def set_nouns(self, nouns: Mapping[str, tuple[str, str]]) -> None:
-        self._nouns = dict(nouns)
-        self.clear()
-
-    def set_automaton_properties(self, props: frozenset[str]) -> None:
-        if props != self._automaton_properties:
-            self._automaton_properties = props
-            self.clear()
+        return self.look.theme
 
     def clear(self) -> None:
         self._stacks.clear()
         self._tiles.clear()
         self._badges.clear()
 
+    def _fresh(self) -> None:
+        """Drop every picture drawn for an older look."""
+        if self._revision != self.look.revision:
+            self._revision = self.look.revision
+            self.clear()
+
     # ---------------------------------------------------------------- colours
     def role(self, stamp: Stamp) -> WordRole | None:
-        return None if stamp.kind == OBJECT else word_role(stamp.token, self._automaton_properties)
+        if stamp.kind == OBJECT:
+            return None
+        return word_role(stamp.token, self.look.automaton_properties)
+
+    def noun_color(self, noun: str) -> QColor:
+        spec = self.look.nouns.get(noun)
+        return QColor(spec.color if spec is not None else UNKNOWN_NOUN_COLOR)
 
     def color_of(self, stamp: Stamp) -> QColor:
         role = self.role(stamp)
         if role is None or role is WordRole.NOUN:
-            return QColor(self._nouns.get(stamp.token, (UNKNOWN_NOUN_COLOR, ""))[0])
+            return self.noun_color(stamp.token)
         if role is WordRole.OPERATOR:
             return QColor(self._theme.operator_text)
         if role is WordRole.PROPERTY or stamp.token in PROPERTY_COLORS:
@@ -74,6 +78,7 @@ class TileRenderer:
         return QIcon(self.tile(stamp, size))
 
     def tile(self, stamp: Stamp, size: int) -> QPixmap:
+        self._fresh()
         key = (stamp, size)
         pixmap = self._tiles.get(key)
         if pixmap is None:
@@ -88,6 +93,7 @@ class TileRenderer:
 
     def stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap:
         """The picture of a stack: its top tile, chips for what lies beneath, a count badge."""
+        self._fresh()
         key = (look, size)
         pixmap = self._stacks.get(key)
         if pixmap is None:
@@ -161,7 +167,8 @@ class TileRenderer:
             painter.setBrush(color)
             painter.drawRoundedRect(body, radius, radius)
             if not small:
-                glyph = self._nouns.get(stamp.token, ("", ""))[1] or stamp.token[:1]
+                spec = self.look.nouns.get(stamp.token)
+                glyph = (spec.glyph if spec is not None else "") or stamp.token[:1]
                 _draw_label(painter, glyph, body, _contrast(color), max_lines=1, scale=0.62)
             return
         if role in (WordRole.NOUN, WordRole.OPERATOR):

@@ -10,8 +10,7 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 import engine
-from editor.documents.level import Anchor, LevelProperties
-from editor.documents.pack import NounSpec, PackProperties
+from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 
 @dataclass

@@ -5,9 +5,16 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView
 
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog
-from editor.documents.level import Anchor, LevelProperties
-from editor.documents.pack import NounSpec, PackProperties
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
+from editor.documents.values import (
+    OBJECT,
+    WORD,
+    Anchor,
+    LevelProperties,
+    NounSpec,
+    PackProperties,
+    Pos,
+    Stamp,
+)
 from tests.editor.window_driver import click, drag, tokens, trigger, use
 
 
@@ -48,7 +55,7 @@ def test_pack_properties_are_an_undoable_pack_edit(make_window, dialogs) -> None
     trigger(window, "actionPackProperties")
     assert window.pack.properties.title == "My pack"
     assert "My pack" in window.windowTitle()
-    trigger(window, "actionUndoPack")
+    trigger(window, "actionUndo")
     assert window.pack.properties.title == "Untitled pack"
 
 

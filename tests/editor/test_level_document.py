@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from editor.documents.level import Anchor, LevelDocument, LevelProperties
-from editor.documents.values import OBJECT, WORD, Piece, Pos, Stamp
+from editor.documents.level import LevelDocument
+from editor.documents.values import OBJECT, WORD, Anchor, LevelProperties, Piece, Pos, Stamp
 
 BABA, ROCK, IS = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "IS")
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from editor.documents.level import Anchor, LevelProperties
 from editor.documents.pack import PackDocument
-from editor.documents.values import OBJECT, Pos, Stamp
+from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
 from editor.views.level_list import LevelsModel
 from tests.editor.window_driver import click, tokens, trigger, use
 
@@ -70,9 +69,9 @@ def test_level_actions_add_duplicate_move_delete_and_undo(make_window) -> None:
     trigger(window, "actionDeleteLevel")
     assert len(pack.levels) == 2
     assert window.level in pack.levels
-    trigger(window, "actionUndoPack")
+    trigger(window, "actionUndo")
     assert len(pack.levels) == 3
-    assert window.pack_history.stack() is pack.undo_stack
+    assert window.history.stack() is pack.undo_stack
 
 
 def test_level_properties_resize_with_an_anchor(make_window, dialogs) -> None:
@@ -98,14 +97,16 @@ def test_previous_and_next_level(make_window) -> None:
     assert window.level is window.pack.levels[1]
 
 
-def test_deleting_every_level_leaves_nothing_to_undo_on_the_board(make_window) -> None:
+def test_deleting_every_level_is_undone_by_ctrl_z(make_window) -> None:
     window = make_window()
     use(window, "actionToolBrush", Stamp(OBJECT, "BABA"))
     click(window, Pos(1, 1))
     trigger(window, "actionDeleteLevel")
     assert window.level is None
-    assert not window.actions_by_id["actionUndo"].isEnabled()
     click(window, Pos(1, 1))  # painting with no level does nothing
-    trigger(window, "actionUndoPack")
+    assert window.actions_by_id["actionUndo"].text().replace("&", "") == "Undo Delete Level level-1"
+    trigger(window, "actionUndo")  # one history: Ctrl+Z brings the deleted level back, whole
+    assert window.level is window.pack.levels[0]
     assert tokens(window, Pos(1, 1)) == ["BABA"]
-    assert window.actions_by_id["actionUndo"].isEnabled()
+    trigger(window, "actionUndo")
+    assert tokens(window, Pos(1, 1)) == []

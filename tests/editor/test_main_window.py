@@ -213,18 +213,34 @@ def test_dark_theme_is_applied_and_remembered(make_window, settings) -> None:
     assert window.renderer.theme.dark
 
 
-def test_the_history_view_follows_the_current_level(make_window) -> None:
+def test_one_history_for_the_pack_and_undo_shows_the_level_it_changes(make_window) -> None:
     window = make_window()
+    assert window.history.group() is window.undo_group
+    assert window.undo_group.activeStack() is window.pack.undo_stack
     use(window, "actionToolBrush", BABA)
     click(window, Pos(0, 0))
-    assert window.level_history.group() is window.undo_group
     first = window.level
     trigger(window, "actionAddLevel")
-    assert window.level is not first
-    assert window.undo_group.activeStack() is window.level.undo_stack
-    assert not window.actions_by_id["actionUndo"].isEnabled()
+    second = window.level
+    assert second is not first
+    click(window, Pos(1, 1))
     trigger(window, "actionPreviousLevel")
+    assert window.level is first
     assert window.actions_by_id["actionUndo"].text().replace("&", "") == "Undo Brush baba"
+    trigger(window, "actionUndo")  # the most recent edit was in the second level
+    assert window.level is second
+    assert tokens(window, Pos(1, 1)) == []
+    trigger(window, "actionUndo")  # then adding that level
+    assert second not in window.pack.levels
+    assert window.level is first
+    trigger(window, "actionUndo")  # then the first brush stroke
+    assert tokens(window, Pos(0, 0)) == []
+    assert not window.actions_by_id["actionUndo"].isEnabled()
+    trigger(window, "actionRedo")
+    trigger(window, "actionRedo")
+    trigger(window, "actionRedo")
+    assert window.level is second
+    assert tokens(window, Pos(1, 1)) == ["BABA"]
 
 
 def test_tool_keys_switch_tools(make_window, qtbot) -> None:

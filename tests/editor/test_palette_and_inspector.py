@@ -1,8 +1,7 @@
 from __future__ import annotations
 
 import engine
-from editor.documents.pack import NounSpec
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
+from editor.documents.values import OBJECT, WORD, NounSpec, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger, use
 
 BABA, ROCK, YOU = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "YOU")
@@ -59,7 +58,7 @@ def test_adding_a_noun_puts_it_in_the_palette_and_is_undoable(make_window, dialo
     assert window.pack.nouns["KEY"] == NounSpec("#ffcc00", "k")
     assert {Stamp(OBJECT, "KEY"), Stamp(WORD, "KEY")} <= set(window.palette_panel.stamps())
     assert dialogs.asked[-1][1] >= {"BABA", "ROCK"}  # the dialog knew which names are taken
-    trigger(window, "actionUndoPack")
+    trigger(window, "actionUndo")
     assert "KEY" not in window.pack.nouns
     assert Stamp(OBJECT, "KEY") not in window.palette_panel.stamps()
 
