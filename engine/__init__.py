@@ -6,10 +6,9 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.limits import MAX_GRID_SIZE, MAX_ID_LENGTH, PARSE_BUDGET, TOKEN_MAX_LENGTH
 from engine.model import (
     ID_PATTERN,
-    MAX_GRID_SIZE,
-    MAX_ID_LENGTH,
     Automaton,
     FrailMechanic,
     Level,
@@ -26,10 +25,10 @@ from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
 from engine.play.replay import format_moves, parse_moves, replay
-from engine.rules import PARSE_BUDGET, Rule
+from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_MAX_LENGTH, TOKEN_PATTERN
+from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN
 
 __all__ = [
     "BASE_PROPERTIES",

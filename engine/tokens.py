@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 TOKEN_PATTERN = r"^[A-Z][A-Z0-9_]*$"
-TOKEN_MAX_LENGTH = 32
 
 IS = "IS"
 AND = "AND"

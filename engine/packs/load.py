@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ValidationError
+from engine.limits import MAX_PACK_BYTES
 from engine.model import Pack
 from engine.packs.validate import document_id, pack_problems, parse_json_text
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"
-MAX_PACK_BYTES = 64 * 1024 * 1024
 
 
 def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) -> Pack:

@@ -21,7 +21,8 @@ from pydantic import ValidationError as PydanticError
 
 from engine.context import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.model import ID_PATTERN, MAX_ENTITIES, MAX_LEVELS, Level, MoveStep, ObjectEntity, Pack
+from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS
+from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.schema import check_document, path_key, schema_problems
 from engine.rules import parse_rules
@@ -289,7 +290,7 @@ def document_id(doc: object) -> str | None:
     """The document's id when it is a well-formed one (a label must never break a line)."""
     if isinstance(doc, Mapping):
         value = doc.get("id")
-        if isinstance(value, str) and len(value) <= 64 and _is_id(value):
+        if isinstance(value, str) and len(value) <= MAX_ID_LENGTH and _is_id(value):
             return value
     return None
 

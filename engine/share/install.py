@@ -17,10 +17,11 @@ import re
 import tempfile
 from pathlib import Path
 
+from engine.limits import MAX_ID_LENGTH
 from engine.model import Pack
 from engine.share.codec import ShareError
 
-_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_SAFE_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_ID_LENGTH - 1}}}")
 _DEVICE_NAMES = frozenset(
     {"CON", "PRN", "AUX", "NUL"} | {f"COM{n}" for n in range(10)} | {f"LPT{n}" for n in range(10)}
 )
