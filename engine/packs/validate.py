@@ -30,6 +30,9 @@ from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, Vocabulary
 
 _is_id = pattern_search(ID_PATTERN)
 
+#: How problems name a pack document that has neither a usable id nor a file.
+UNNAMED_PACK = "<pack>"
+
 
 def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
     """Parse JSON, turning a syntax error into a located :class:`ValidationError`."""
@@ -293,6 +296,16 @@ def document_id(doc: object) -> str | None:
         if isinstance(value, str) and len(value) <= MAX_ID_LENGTH and _is_id(value):
             return value
     return None
+
+
+def pack_name(doc: object, fallback: str = UNNAMED_PACK) -> str:
+    """The name every problem gives a pack document: ``load_pack``, the CLI and share alike.
+
+    Its id when the id is well formed; otherwise ``fallback`` (the file or folder
+    name, or :data:`UNNAMED_PACK` for a document in memory). A malformed id is never
+    used: it may hold a line break or a path, and a problem must print on one line.
+    """
+    return document_id(doc) or fallback
 
 
 def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]:
