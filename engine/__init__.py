@@ -20,6 +20,7 @@ from engine.model import (
     WordEntity,
 )
 from engine.packs.load import load_pack
+from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import load_level
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
@@ -62,11 +63,14 @@ __all__ = [
     "ValidationError",
     "WaitStep",
     "WordEntity",
+    "dump_pack",
     "format_moves",
     "load_level",
     "load_pack",
     "parse_moves",
     "replay",
+    "save_pack",
     "share",
     "solve",
+    "write_atomic",
 ]
