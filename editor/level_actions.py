@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
+from editor.documents.values import vocabulary_of
 from editor.io.clipboard import Region
 
 if TYPE_CHECKING:
@@ -83,7 +84,8 @@ class LevelActions:
             self._pack.set_properties(answer)
 
     def add_noun(self) -> None:
-        answer = self._w.dialogs.new_noun(self._w, set(self._pack.nouns))
+        vocabulary = vocabulary_of(*self._pack.levels)  # a noun must be one in every level
+        answer = self._w.dialogs.new_noun(self._w, set(self._pack.nouns), vocabulary)
         if answer is not None:
             self._pack.add_noun(*answer)
             self._w.show_message(

@@ -29,7 +29,7 @@ from engine.play.replay import format_moves, parse_moves, replay
 from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN
+from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN, Vocabulary, WordRole
 
 __all__ = [
     "BASE_PROPERTIES",
@@ -61,8 +61,10 @@ __all__ = [
     "Strategy",
     "TurnEvent",
     "ValidationError",
+    "Vocabulary",
     "WaitStep",
     "WordEntity",
+    "WordRole",
     "dump_pack",
     "format_moves",
     "load_level",

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import engine
 from editor.documents.pack import NounSpec
 from editor.documents.values import OBJECT, WORD, Pos, Stamp
@@ -39,6 +41,74 @@ def test_the_palette_lists_the_levels_automaton_properties(make_window, tmp_path
     window = make_window(path)
     assert Stamp(WORD, "TICK") in window.palette_panel.stamps()
     assert window.renderer.role(Stamp(WORD, "TICK")).value == "mechanic"
+
+
+def test_the_palette_and_the_word_colours_follow_the_engine_vocabulary(
+    make_window, tmp_path
+) -> None:
+    pack = {
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "p",
+        "title": "P",
+        "nouns": {"MOUSE": {"color": "#aaaaaa"}},
+        "levels": [
+            {
+                "id": "a",
+                "width": 3,
+                "height": 3,
+                "entities": [],
+                "automata": [
+                    {"id": "c", "property": "TOCK", "pattern": [{"action": "wait"}]},
+                    {"id": "d", "property": "TICK", "pattern": [{"action": "wait"}]},
+                ],
+            }
+        ],
+    }
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pack), encoding="utf-8")
+    window = make_window(path)
+    vocabulary = engine.Vocabulary.for_level(frail=False, automaton_properties=["TICK", "TOCK"])
+    words = [s for s in window.palette_panel.stamps() if s.kind == WORD and s.token != "MOUSE"]
+    assert [s.token for s in words] == [
+        *vocabulary.words(engine.WordRole.OPERATOR),
+        *vocabulary.words(engine.WordRole.PROPERTY),
+        *vocabulary.words(engine.WordRole.MECHANIC),
+    ]
+    assert vocabulary.words(engine.WordRole.MECHANIC) == ("FRAIL", "TICK", "TOCK")
+    for stamp in words:
+        assert window.renderer.role(stamp) is vocabulary.role(stamp.token), stamp
+    assert window.renderer.role(Stamp(WORD, "MOUSE")) is engine.WordRole.NOUN
+
+
+def test_add_noun_is_given_the_whole_packs_vocabulary(make_window, dialogs, tmp_path) -> None:
+    level = {"width": 3, "height": 3, "entities": []}
+    pack = {
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "p",
+        "title": "P",
+        "nouns": {"MOUSE": {"color": "#aaaaaa"}},
+        "levels": [
+            {"id": "a", **level},
+            {
+                "id": "b",
+                **level,
+                "automata": [{"id": "c", "property": "TICK", "pattern": [{"action": "wait"}]}],
+            },
+        ],
+    }
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pack), encoding="utf-8")
+    window = make_window(path)
+    assert window.session.level is not None
+    assert window.session.level.level_id == "a"  # TICK is an automaton word of another level
+    dialogs.noun = None
+    trigger(window, "actionAddNoun")
+    assert dialogs.noun_vocabulary is not None
+    assert dialogs.noun_vocabulary.role("TICK") is engine.WordRole.MECHANIC
+    assert dialogs.noun_vocabulary.role("FRAIL") is engine.WordRole.MECHANIC
+    assert dialogs.noun_vocabulary.role("MOUSE") is engine.WordRole.NOUN
 
 
 def test_search_filters_the_palette(make_window) -> None:
