@@ -34,17 +34,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.model import (
-    Automaton,
-    FrailMechanic,
-    Level,
-    MoveStep,
-    NounStyle,
-    ObjectEntity,
-    Pack,
-    WaitStep,
-    WordEntity,
-)
+from engine import model
+from engine.model import Pack
 
 #: A record or map of plain values stays on one line up to this many characters.
 FLAT_WIDTH = 100
@@ -66,29 +57,29 @@ class _Shape:
     values: _Shape | None = None
 
 
-def _fields(*models: type[BaseModel]) -> tuple[str, ...]:
+def _fields(*kinds: type[BaseModel]) -> tuple[str, ...]:
     """The fields of one or more models (a union), each after the field it follows."""
     order: list[str] = []
-    for model in models:
+    for kind in kinds:
         previous: str | None = None
-        for name in model.model_fields:
+        for name in kind.model_fields:
             if name not in order:
                 order.insert(0 if previous is None else order.index(previous) + 1, name)
             previous = name
     return tuple(order)
 
 
-_STEP = _Shape(_fields(MoveStep, WaitStep))
+_STEP = _Shape(_fields(model.MoveStep, model.WaitStep))
 _LEVEL = _Shape(
-    _fields(Level),
+    _fields(model.Level),
     {
-        "entities": _Shape(_fields(ObjectEntity, WordEntity)),
-        "automata": _Shape(_fields(Automaton), {"pattern": _STEP}),
-        "mechanics": _Shape(_fields(FrailMechanic), {"leaves": _Shape()}),
+        "entities": _Shape(_fields(model.ObjectEntity, model.WordEntity)),
+        "automata": _Shape(_fields(model.Automaton), {"pattern": _STEP}),
+        "mechanics": _Shape(_fields(model.FrailMechanic), {"leaves": _Shape()}),
     },
 )
 PACK_SHAPE = _Shape(
-    _fields(Pack), {"nouns": _Shape(values=_Shape(_fields(NounStyle))), "levels": _LEVEL}
+    _fields(Pack), {"nouns": _Shape(values=_Shape(_fields(model.NounStyle))), "levels": _LEVEL}
 )
 
 

@@ -17,19 +17,13 @@ import engine
 from engine import dump_pack, save_pack, write_atomic
 from engine.share.install import install_pack
 from tests.engine.strategies import levels
+from tests.support import pack_document
 
 NOUN_KEYS = ("BABA", "ROCK", "FLAG", "WATER", "DRIFT", "SAND", "KEKE", "MOUSE")
 
 
 def pack_of(*level_docs: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "format": "rulegrid-pack",
-        "version": 1,
-        "id": "saved",
-        "title": "Saved",
-        "nouns": {noun: {"color": "#aabbcc"} for noun in NOUN_KEYS},
-        "levels": list(level_docs),
-    }
+    return pack_document(*level_docs, pack_id="saved", nouns=list(NOUN_KEYS))
 
 
 def shuffled(value: Any, rng: random.Random, *, data_map: bool = False) -> Any:
