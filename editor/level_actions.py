@@ -16,6 +16,7 @@ from editor.dialogs.questions import Dialogs
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
+from editor.documents.values import vocabulary_of
 from editor.io.clipboard import Region
 from editor.tools import SelectTool
 from editor.views.inspector import StackInspector
@@ -105,7 +106,8 @@ class LevelActions:
             self._pack.set_properties(answer)
 
     def add_noun(self) -> None:
-        answer = self._dialogs.new_noun(self._parent, set(self._pack.nouns))
+        vocabulary = vocabulary_of(*self._pack.levels)  # a noun must be one in every level
+        answer = self._dialogs.new_noun(self._parent, set(self._pack.nouns), vocabulary)
         if answer is not None:
             self._pack.add_noun(*answer)
             self._show(f"Added noun {answer[0]}: it is in the palette as an object and as a word")

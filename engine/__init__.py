@@ -6,10 +6,9 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.limits import MAX_GRID_SIZE, MAX_ID_LENGTH, PARSE_BUDGET, TOKEN_MAX_LENGTH
 from engine.model import (
     ID_PATTERN,
-    MAX_GRID_SIZE,
-    MAX_ID_LENGTH,
     Automaton,
     FrailMechanic,
     Level,
@@ -21,15 +20,16 @@ from engine.model import (
     WordEntity,
 )
 from engine.packs.load import load_pack
+from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import load_level
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
 from engine.play.replay import format_moves, parse_moves, replay
-from engine.rules import PARSE_BUDGET, Rule
+from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_MAX_LENGTH, TOKEN_PATTERN
+from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN, Vocabulary, WordRole
 
 __all__ = [
     "BASE_PROPERTIES",
@@ -61,13 +61,18 @@ __all__ = [
     "Strategy",
     "TurnEvent",
     "ValidationError",
+    "Vocabulary",
     "WaitStep",
     "WordEntity",
+    "WordRole",
+    "dump_pack",
     "format_moves",
     "load_level",
     "load_pack",
     "parse_moves",
     "replay",
+    "save_pack",
     "share",
     "solve",
+    "write_atomic",
 ]

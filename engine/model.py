@@ -17,19 +17,25 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 from pydantic.json_schema import SkipJsonSchema
 
-from engine.tokens import TOKEN_MAX_LENGTH, TOKEN_PATTERN
-
-MAX_GRID_SIZE = 128
-MAX_ENTITIES = 20_000
-MAX_LEVELS = 10_000
-MAX_PATTERN_STEPS = 256
-MAX_AUTOMATA = 64
-MAX_SOLUTION_LENGTH = 100_000
-MAX_MECHANICS = 8
-MAX_ENTITY_ID = 2**31 - 1
+from engine.limits import (
+    MAX_AUTOMATA,
+    MAX_CUE_NAME_LENGTH,
+    MAX_DESCRIPTION_LENGTH,
+    MAX_ENTITIES,
+    MAX_ENTITY_ID,
+    MAX_GLYPH_LENGTH,
+    MAX_GRID_SIZE,
+    MAX_ID_LENGTH,
+    MAX_LEVELS,
+    MAX_MECHANICS,
+    MAX_PATTERN_STEPS,
+    MAX_SOLUTION_LENGTH,
+    MAX_TITLE_LENGTH,
+    TOKEN_MAX_LENGTH,
+)
+from engine.tokens import TOKEN_PATTERN
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
-MAX_ID_LENGTH = 64
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 COLOR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 MOVES_PATTERN = r"^[UDLR]*$"
@@ -46,7 +52,7 @@ Identifier = Annotated[
 ]
 CueName = Annotated[
     str,
-    StringConstraints(pattern=NAME_PATTERN, min_length=1, max_length=32),
+    StringConstraints(pattern=NAME_PATTERN, min_length=1, max_length=MAX_CUE_NAME_LENGTH),
     Field(description="A short plain name in lower case (letters, digits, '_', '-')."),
 ]
 
@@ -72,10 +78,10 @@ NotNull = BeforeValidator(_absent_not_null)
 Absent = SkipJsonSchema[None]
 
 
-ShortText = Annotated[str, StringConstraints(max_length=200)]
-LongText = Annotated[str, StringConstraints(max_length=5_000)]
+ShortText = Annotated[str, StringConstraints(max_length=MAX_TITLE_LENGTH)]
+LongText = Annotated[str, StringConstraints(max_length=MAX_DESCRIPTION_LENGTH)]
 Moves = Annotated[str, StringConstraints(pattern=MOVES_PATTERN, max_length=MAX_SOLUTION_LENGTH)]
-Glyph = Annotated[str, StringConstraints(min_length=1, max_length=2)]
+Glyph = Annotated[str, StringConstraints(min_length=1, max_length=MAX_GLYPH_LENGTH)]
 
 
 # Constraints go before the validator: pydantic then writes them as JSON Schema keywords.
@@ -191,8 +197,8 @@ class Level(_Model):
     id: Identifier
     title: Annotated[ShortText | Absent, NotNull] = Field(default=None)
     author: Annotated[ShortText | Absent, NotNull] = Field(default=None)
-    width: Integer = Field(ge=1, le=MAX_GRID_SIZE, description="Columns, at most 128.")
-    height: Integer = Field(ge=1, le=MAX_GRID_SIZE, description="Rows, at most 128.")
+    width: Integer = Field(ge=1, le=MAX_GRID_SIZE, description=f"Columns, at most {MAX_GRID_SIZE}.")
+    height: Integer = Field(ge=1, le=MAX_GRID_SIZE, description=f"Rows, at most {MAX_GRID_SIZE}.")
     entities: list[Entity] = Field(max_length=MAX_ENTITIES)
     automata: list[Automaton] = Field(default_factory=list, max_length=MAX_AUTOMATA)
     mechanics: list[Mechanic] = Field(default_factory=list, max_length=MAX_MECHANICS)
@@ -230,7 +236,7 @@ class Pack(_Model):
     format: Literal["rulegrid-pack"]
     version: Version
     id: Identifier
-    title: str = Field(max_length=200)
+    title: str = Field(max_length=MAX_TITLE_LENGTH)
     author: Annotated[ShortText | Absent, NotNull] = Field(default=None)
     description: Annotated[LongText | Absent, NotNull] = Field(default=None)
     nouns: dict[Token, NounStyle] = Field(description="Every noun the pack's levels may use.")

@@ -22,10 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.errors import RuleComplexityError
+from engine.limits import PARSE_BUDGET as PARSE_BUDGET  # the parser's default budget
 from engine.tokens import Vocabulary, WordClass
-
-#: Candidate sentence paths (options plus sentences) one board may need; see decisions.md.
-PARSE_BUDGET = 50_000
 
 HORIZONTAL = "horizontal"
 VERTICAL = "vertical"

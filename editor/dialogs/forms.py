@@ -132,12 +132,25 @@ class LevelPropertiesDialog(_Form):
 
 
 class NounDialog(_Form):
-    """A new noun: an upper-case name, a colour and an optional one- or two-letter glyph."""
+    """A new noun: an upper-case name, a colour and an optional one- or two-letter glyph.
 
-    def __init__(self, existing: set[str], parent: QWidget | None = None) -> None:
+    A name the engine's ``vocabulary`` reads as another word (an operator, a
+    property, FRAIL, an automaton's property in some level of the pack) is
+    refused: objects of that noun would be invalid. Without a vocabulary only the
+    built-in words are refused.
+    """
+
+    def __init__(
+        self,
+        existing: set[str],
+        parent: QWidget | None = None,
+        *,
+        vocabulary: engine.Vocabulary | None = None,
+    ) -> None:
         super().__init__("Add Noun", parent)
         self.setObjectName("nounDialog")
         self._existing = existing
+        self._vocabulary = vocabulary or engine.Vocabulary.builtin()
         self.name = QLineEdit(self)
         self.name.setPlaceholderText("e.g. KEY")
         self.name.textEdited.connect(lambda text: self.name.setText(text.upper()))
@@ -164,7 +177,10 @@ class NounDialog(_Form):
         name = self.name.text().strip()
         if not is_token(name):
             return "A noun is upper case: a letter, then letters, digits or '_'."
-        if name in engine.OPERATORS or name in engine.BASE_PROPERTIES or name == engine.FRAIL:
+        role = self._vocabulary.role(name)
+        if role is engine.WordRole.MECHANIC and name != engine.FRAIL:
+            return f"{name} is an automaton's property word in this pack, not a noun."
+        if role is not engine.WordRole.NOUN:
             return f"{name} is a built-in word, not a noun."
         if name in self._existing:
             return f"The pack already has {name}."

@@ -48,7 +48,11 @@ class Dialogs(Protocol):
         self, parent: QWidget, props: LevelProperties, taken_ids: set[str]
     ) -> tuple[LevelProperties, Anchor] | None: ...
 
-    def new_noun(self, parent: QWidget, existing: set[str]) -> tuple[str, NounSpec] | None: ...
+    def new_noun(
+        self, parent: QWidget, existing: set[str], vocabulary: engine.Vocabulary | None = None
+    ) -> tuple[str, NounSpec] | None:
+        """A new noun's name and style; ``vocabulary`` says which names are other words."""
+        ...
 
     def edit_pack_properties(
         self, parent: QWidget, props: PackProperties
@@ -126,8 +130,10 @@ class QtDialogs:
             return None
         return dialog.result_properties(), dialog.anchor()
 
-    def new_noun(self, parent: QWidget, existing: set[str]) -> tuple[str, NounSpec] | None:
-        dialog = NounDialog(existing, parent)
+    def new_noun(
+        self, parent: QWidget, existing: set[str], vocabulary: engine.Vocabulary | None = None
+    ) -> tuple[str, NounSpec] | None:
+        dialog = NounDialog(existing, parent, vocabulary=vocabulary)
         return dialog.result_noun() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None:

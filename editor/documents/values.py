@@ -9,8 +9,8 @@ the palette, the brush and the clipboard hold).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
-from typing import NamedTuple
+from functools import lru_cache
+from typing import NamedTuple, Protocol
 
 import engine
 
@@ -54,24 +54,34 @@ Stack = tuple[Piece, ...]
 EMPTY: Stack = ()
 
 
-class WordRole(Enum):
-    """How a word reads in the current level; decides its colour."""
+#: How a word reads in the current level; decides its colour. The engine's own.
+WordRole = engine.WordRole
 
-    NOUN = "noun"
-    OPERATOR = "operator"
-    PROPERTY = "property"
-    MECHANIC = "mechanic"  # FRAIL and automaton properties
+
+class HasAutomata(Protocol):
+    """A level document, as far as its vocabulary goes."""
+
+    def automaton_properties(self) -> frozenset[str]: ...
+
+
+def vocabulary_of(*levels: HasAutomata) -> engine.Vocabulary:
+    """The engine's vocabulary for these levels: one level's board, or a whole pack's nouns.
+
+    FRAIL is always a mechanic word, opted in or not (validation says when a level
+    has not opted in), so the vocabulary does not depend on the frail mechanic.
+    """
+    return vocabulary(frozenset().union(*(level.automaton_properties() for level in levels)))
+
+
+@lru_cache(maxsize=64)
+def vocabulary(automaton_properties: frozenset[str]) -> engine.Vocabulary:
+    """The engine's vocabulary with these automaton property words (cached: tiles ask often)."""
+    return engine.Vocabulary.for_level(frail=True, automaton_properties=automaton_properties)
 
 
 def word_role(token: str, automaton_properties: frozenset[str]) -> WordRole:
-    """Classify a word the way the engine does (api.md section 1)."""
-    if token in engine.OPERATORS:
-        return WordRole.OPERATOR
-    if token in engine.BASE_PROPERTIES:
-        return WordRole.PROPERTY
-    if token == engine.FRAIL or token in automaton_properties:
-        return WordRole.MECHANIC
-    return WordRole.NOUN
+    """Classify a word the way the engine does (api.md section 1): it is the engine's answer."""
+    return vocabulary(automaton_properties).role(token)
 
 
 def signature(stack: Stack) -> tuple[Stamp, ...]:

@@ -4,16 +4,15 @@ Opening always goes through ``engine.load_pack`` so the editor accepts exactly
 what the game accepts. When that refuses a pack, :func:`read_for_repair` tries to
 read the raw JSON anyway so the author can open it to fix the problems.
 
-Saving writes a temporary file next to the target and renames it over the
-target with ``os.replace``: a crash or a full disk mid-save leaves the old file
-intact, never a half-written pack.
+Saving goes through ``engine.save_pack``, the writer share install uses too: the
+engine's canonical pack text (so a diff shows only real edits), written to a
+temporary file next to the target and renamed over it, so a crash or a full disk
+mid-save leaves the old file intact, never a half-written pack.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,10 +90,7 @@ def save_pack(document: PackDocument, path: Path, *, folder: bool) -> list[engin
     refused at save time. The caller reports the problems.
     """
     data = document.to_data()
-    target = path / PACK_FILE if folder else path
-    if folder:
-        path.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, format_pack_json(data))
+    engine.save_pack(data, path / PACK_FILE if folder else path)
     document.mark_saved(path, folder=folder)
     return validate(data)
 
@@ -105,52 +101,3 @@ def validate(data: dict[str, Any]) -> list[engine.Problem]:
     except engine.ValidationError as exc:
         return list(exc.errors)
     return []
-
-
-def write_atomic(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` through a temporary file and an atomic rename."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def format_pack_json(data: Any) -> str:
-    """Indented JSON with small flat objects (entities, steps) on one line each.
-
-    One entity per line keeps packs readable and their diffs small under
-    version control.
-    """
-    return _format(data, 0) + "\n"
-
-
-def _format(value: Any, depth: int) -> str:
-    pad, inner = "  " * depth, "  " * (depth + 1)
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        flat = json.dumps(value, ensure_ascii=False)
-        if all(not isinstance(v, dict | list) for v in value.values()) and len(flat) <= 100:
-            return flat
-        items = [
-            f"{inner}{json.dumps(k, ensure_ascii=False)}: {_format(v, depth + 1)}"
-            for k, v in value.items()
-        ]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    if isinstance(value, list):
-        if not value:
-            return "[]"
-        return "[\n" + ",\n".join(inner + _format(v, depth + 1) for v in value) + "\n" + pad + "]"
-    return json.dumps(value, ensure_ascii=False)

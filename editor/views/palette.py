@@ -2,7 +2,7 @@
 
 Objects of each pack noun, the same nouns as words, the operators, the base
 properties, and the mechanic words (FRAIL and the current level's automaton
-properties). Choosing an entry sets the session's stamp, which the painting
+properties), each list as the engine's vocabulary gives it. Choosing an entry sets the session's stamp, which the painting
 tools use; the picker sets it the other way round.
 """
 
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 import engine
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, WORD, Stamp
+from editor.documents.values import OBJECT, WORD, Stamp, WordRole, vocabulary
 from editor.resources import icon
 from editor.views.tiles import TileRenderer
 
@@ -92,13 +92,18 @@ class PaletteWidget(QWidget):
         self._items.clear()
         look = self._renderer.look
         nouns = list(look.nouns)
-        mechanics = [engine.FRAIL, *sorted(look.automaton_properties)]
+        words = vocabulary(look.automaton_properties)
         sections = [
             ("Objects", [Stamp(OBJECT, n) for n in nouns]),
             ("Noun words", [Stamp(WORD, n) for n in nouns]),
-            ("Operators", [Stamp(WORD, "IS"), Stamp(WORD, "AND")]),
-            ("Properties", [Stamp(WORD, p) for p in engine.BASE_PROPERTIES]),
-            ("Mechanics", [Stamp(WORD, m) for m in mechanics]),
+            *(
+                (title, [Stamp(WORD, w) for w in words.words(role)])
+                for title, role in (
+                    ("Operators", WordRole.OPERATOR),
+                    ("Properties", WordRole.PROPERTY),
+                    ("Mechanics", WordRole.MECHANIC),
+                )
+            ),
         ]
         for title, stamps in sections:
             header = QTreeWidgetItem(self.tree, [title])
@@ -162,15 +167,15 @@ class PaletteWidget(QWidget):
         look = self._renderer.look
         if stamp.kind == OBJECT:
             return f"Object {stamp.token}: rules about {stamp.token} apply to it"
-        if stamp.token in engine.OPERATORS:
+        role = vocabulary(look.automaton_properties).role(stamp.token)
+        if role is WordRole.OPERATOR:
             return f"Operator word {stamp.token}"
-        if stamp.token in engine.BASE_PROPERTIES:
+        if role is WordRole.PROPERTY:
             return f"Property word {stamp.token}"
-        if stamp.token == engine.FRAIL:
-            opted = look.frail
+        if role is WordRole.MECHANIC and stamp.token == engine.FRAIL:
             return "Property word FRAIL" + (
-                "" if opted else " (this level has not opted into the frail mechanic)"
+                "" if look.frail else " (this level has not opted into the frail mechanic)"
             )
-        if stamp.token in look.automaton_properties:
+        if role is WordRole.MECHANIC:
             return f"Automaton property word {stamp.token}"
         return f"Noun word {stamp.token}"

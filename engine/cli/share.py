@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import share
 from engine.cli.common import find_level, open_pack
-from engine.share.codec import MAX_TEXT_CHARS
+from engine.limits import MAX_PAYLOAD_CHARS
 
 
 def default_folder() -> Path:
@@ -71,7 +71,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    text = sys.stdin.read(MAX_TEXT_CHARS + 1) if args.payload == "-" else args.payload
+    text = sys.stdin.read(MAX_PAYLOAD_CHARS + 1) if args.payload == "-" else args.payload
     preview = share.decode(text)
     for line in preview.summary.lines():
         print(line)

@@ -32,13 +32,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.errors import Problem, pointer
+from engine.limits import MAX_DEPTH, MAX_MAGNITUDE
 
 Check = Callable[[Any], bool]
-
-#: Documents nested deeper than this are refused before any schema runs (ours need 8).
-MAX_DEPTH = 32
-#: Integers beyond this magnitude are refused: no field needs them.
-MAX_MAGNITUDE = 2**63
 
 ANNOTATIONS = frozenset(
     {

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ValidationError
+from engine.limits import MAX_PACK_BYTES
 from engine.model import Pack
-from engine.packs.validate import document_id, pack_problems, parse_json_text
+from engine.packs.validate import pack_name, pack_problems, parse_json_text
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"
-MAX_PACK_BYTES = 64 * 1024 * 1024
 
 
 def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) -> Pack:
@@ -42,10 +42,10 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) ->
     """
     if isinstance(source, Mapping):
         doc: Any = dict(source)
-        name = _name_of(doc, "<pack>")
+        name = pack_name(doc)
     else:
         doc, fallback = read_pack_document(Path(source), trust=trust)
-        name = _name_of(doc, fallback)
+        name = pack_name(doc, fallback)
     pack, problems = pack_problems(doc, name)
     if pack is None:
         raise ValidationError(problems)
@@ -140,8 +140,3 @@ def _failure(exc: BaseException, module: Path) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(module)]
     where = f" (line {frames[-1].lineno})" if frames else ""
     return f"{module.name}{where} raised {type(exc).__name__}: {exc}"
-
-
-def _name_of(doc: Any, fallback: str) -> str:
-    """Problems name a pack by its id when it is well formed, else by its file."""
-    return document_id(doc) or fallback

@@ -21,13 +21,24 @@ from pydantic import ValidationError as PydanticError
 
 from engine.context import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.model import ID_PATTERN, MAX_ENTITIES, MAX_LEVELS, Level, MoveStep, ObjectEntity, Pack
+from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS
+from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.schema import check_document, path_key, schema_problems
 from engine.rules import parse_rules
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, Vocabulary
+from engine.tokens import FRAIL, Vocabulary, WordRole
 
 _is_id = pattern_search(ID_PATTERN)
+
+#: How problems name a pack document that has neither a usable id nor a file.
+UNNAMED_PACK = "<pack>"
+
+_ROLE_TEXT = {
+    WordRole.NOUN: "a noun",
+    WordRole.OPERATOR: "an operator",
+    WordRole.PROPERTY: "a property",
+    WordRole.MECHANIC: "a mechanic's property word",
+}
 
 
 def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
@@ -177,16 +188,13 @@ def _entity_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:
             yield Problem(
                 pointer("entities", index, "noun"),
                 "invalid-noun",
-                f"{token} is {_token_role(token)} in this level, not a noun an object can carry",
+                f"{token} is {_what(vocabulary, token)} in this level, not a noun an object can carry",
             )
 
 
-def _token_role(token: str) -> str:
-    if token in OPERATORS:
-        return "an operator"
-    if token in BASE_PROPERTIES or token == FRAIL:
-        return "a property"
-    return "an automaton property"
+def _what(vocabulary: Vocabulary, token: str) -> str:
+    """What a token is in a level, as a problem says it ("an operator", "a property")."""
+    return _ROLE_TEXT[vocabulary.role(token)]
 
 
 def _automata_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:
@@ -202,18 +210,19 @@ def _automata_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem
         else:
             seen[automaton.id] = index
         prop = automaton.property
-        if prop in OPERATORS or prop in BASE_PROPERTIES or prop == FRAIL:
+        builtin = Vocabulary.builtin().role(prop)
+        if builtin is not WordRole.NOUN:
             yield Problem(
                 pointer(*base, "property"),
                 "invalid-property",
                 f"{prop} cannot be an automaton property: it is "
-                f"{'an operator' if prop in OPERATORS else 'a built-in property'}",
+                f"{'an operator' if builtin is WordRole.OPERATOR else 'a built-in property'}",
             )
         if automaton.subject is not None and not vocabulary.is_noun(automaton.subject):
             yield Problem(
                 pointer(*base, "subject"),
                 "invalid-subject",
-                f"subject {automaton.subject} is {_token_role(automaton.subject)} in this level, not a noun",
+                f"subject {automaton.subject} is {_what(vocabulary, automaton.subject)} in this level, not a noun",
             )
         for j, step in enumerate(automaton.pattern):
             if isinstance(step, MoveStep) and abs(step.dx) + abs(step.dy) != 1:
@@ -247,7 +256,7 @@ def _mechanic_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem
                     yield Problem(
                         pointer("mechanics", index, "leaves", key),
                         "invalid-noun",
-                        f"leaves {what} {token} is {_token_role(token)}, not a noun",
+                        f"leaves {what} {token} is {_what(vocabulary, token)}, not a noun",
                     )
 
 
@@ -289,9 +298,19 @@ def document_id(doc: object) -> str | None:
     """The document's id when it is a well-formed one (a label must never break a line)."""
     if isinstance(doc, Mapping):
         value = doc.get("id")
-        if isinstance(value, str) and len(value) <= 64 and _is_id(value):
+        if isinstance(value, str) and len(value) <= MAX_ID_LENGTH and _is_id(value):
             return value
     return None
+
+
+def pack_name(doc: object, fallback: str = UNNAMED_PACK) -> str:
+    """The name every problem gives a pack document: ``load_pack``, the CLI and share alike.
+
+    Its id when the id is well formed; otherwise ``fallback`` (the file or folder
+    name, or :data:`UNNAMED_PACK` for a document in memory). A malformed id is never
+    used: it may hold a line break or a path, and a problem must print on one line.
+    """
+    return document_id(doc) or fallback
 
 
 def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]:

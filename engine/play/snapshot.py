@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.context import LevelContext, Piece
+from engine.context import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
 from engine.play.board import Frame
+from engine.play.records import check_entity_records, entity_record
 from engine.play.turn import automata_entries, read_rules
 
 FORMAT = "rulegrid-snapshot"
@@ -30,7 +31,7 @@ _FRAME_KEYS = ("entities", "rules", "moves", "won", "automata")
 
 def entity_records(frame: Frame) -> list[dict[str, Any]]:
     """The frame's entities as state and snapshot records, ascending id."""
-    return [_entity(p) for p in frame.pieces]
+    return [entity_record(p) for p in frame.pieces]
 
 
 def frame_record(ctx: LevelContext, frame: Frame) -> dict[str, Any]:
@@ -45,12 +46,6 @@ def frame_record(ctx: LevelContext, frame: Frame) -> dict[str, Any]:
             for a, phase, flag in zip(ctx.automata, frame.phases, active, strict=True)
         ],
     }
-
-
-def _entity(piece: Piece) -> dict[str, Any]:
-    i, kind, name, x, y = piece
-    key = "noun" if kind == "object" else "text"
-    return {"id": i, "kind": kind, key: name, "x": x, "y": y}
 
 
 def encode(ctx: LevelContext, current: Frame, history: list[Frame]) -> dict[str, Any]:
@@ -119,14 +114,15 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
         return None
     before = len(problems)
     problems += _keys(record, _FRAME_KEYS, base)
-    pieces = _pieces(ctx, record.get("entities"), base + "/entities", problems)
+    pieces, found = check_entity_records(ctx, record.get("entities"), base + "/entities")
+    problems += found
     moves, won = record.get("moves"), record.get("won")
     if type(moves) is not int or moves < 0:
         problems.append(Problem(base + "/moves", "wrong-type", "moves must be a whole number >= 0"))
     if not isinstance(won, bool):
         problems.append(Problem(base + "/won", "wrong-type", "won must be true or false"))
     phases, flags = _automata(ctx, record.get("automata"), base + "/automata", problems)
-    if len(problems) > before or pieces is None or phases is None:
+    if len(problems) > before or phases is None:
         return None
     words = [(i, name, x, y) for i, kind, name, x, y in pieces if kind == "word"]
     try:
@@ -154,72 +150,6 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
                 )
             )
     return frame
-
-
-def _pieces(
-    ctx: LevelContext, items: object, base: str, problems: list[Problem]
-) -> tuple[Piece, ...] | None:
-    if not isinstance(items, list):
-        problems.append(Problem(base, "wrong-type", "entities must be a list"))
-        return None
-    pieces: dict[int, Piece] = {}
-    for n, item in enumerate(items):
-        where = f"{base}/{n}"
-        if not isinstance(item, dict):
-            problems.append(Problem(where, "wrong-type", "an entity is an object"))
-            continue
-        i, kind = item.get("id"), item.get("kind")
-        expected = ctx.kinds.get(i) if type(i) is int else None
-        if expected is None or not isinstance(i, int):
-            problems.append(
-                Problem(where + "/id", "unknown-entity", f"the level has no entity {i!r}")
-            )
-            continue
-        if i in pieces:
-            problems.append(
-                Problem(where + "/id", "duplicate-entity-id", f"entity {i} appears twice")
-            )
-            continue
-        if kind != expected[0]:
-            problems.append(Problem(where + "/kind", "bad-value", f"entity {i} is a {expected[0]}"))
-            continue
-        name_key = "noun" if kind == "object" else "text"
-        for key in item:
-            if key == "leaves":
-                problems.append(
-                    Problem(
-                        where + "/leaves",
-                        "per-object-leaves",
-                        "objects carry no 'leaves'; the FRAIL map is level data",
-                    )
-                )
-            elif key not in ("id", "kind", name_key, "x", "y"):
-                problems.append(
-                    Problem(
-                        where + pointer(key),
-                        "unknown-field",
-                        f"unknown field '{key}': snapshots carry only authoritative state",
-                    )
-                )
-        name, x, y = item.get(name_key), item.get("x"), item.get("y")
-        if kind == "word" and name != expected[1]:
-            problems.append(
-                Problem(where + "/text", "bad-value", f"word {i} reads {expected[1]!r}")
-            )
-            continue
-        if kind == "object" and (not isinstance(name, str) or name not in ctx.nouns):
-            problems.append(
-                Problem(where + "/noun", "unknown-noun", f"{name!r} is not a noun of this level")
-            )
-            continue
-        if type(x) is not int or type(y) is not int or not ctx.in_bounds(x, y):
-            problems.append(
-                Problem(where, "out-of-bounds", f"position ({x!r}, {y!r}) is not on the grid")
-            )
-            continue
-        assert isinstance(name, str)
-        pieces[i] = (i, expected[0], name, x, y)
-    return tuple(pieces[i] for i in sorted(pieces))
 
 
 def _automata(

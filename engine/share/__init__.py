@@ -7,12 +7,14 @@ replays and snapshots; ``summary`` describes a payload; ``install`` writes one
 pack file atomically. Nothing in a payload is ever executed.
 """
 
+# The payload caps keep their short public names here (``share.MAX_LEVELS`` is the
+# payload's cap, not a pack file's); engine.limits spells them MAX_PAYLOAD_*.
+from engine.limits import MAX_PAYLOAD_ENTITIES as MAX_ENTITIES
+from engine.limits import MAX_PAYLOAD_LEVELS as MAX_LEVELS
+from engine.limits import MAX_PAYLOAD_REPLAY_WORK as MAX_REPLAY_WORK
+from engine.limits import MAX_PAYLOAD_REPLAYS as MAX_REPLAYS
+from engine.limits import MAX_PAYLOAD_SNAPSHOT_RECORDS as MAX_SNAPSHOT_RECORDS
 from engine.share.preview import (
-    MAX_ENTITIES,
-    MAX_LEVELS,
-    MAX_REPLAY_WORK,
-    MAX_REPLAYS,
-    MAX_SNAPSHOT_RECORDS,
     LevelSummary,
     ReplayCheck,
     ReplayRecord,

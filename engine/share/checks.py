@@ -20,7 +20,7 @@ from pydantic import ValidationError as PydanticError
 from engine.context import LevelContext
 from engine.errors import Problem, ValidationError, pointer
 from engine.model import Level, Pack
-from engine.packs.validate import load_level, pack_problems
+from engine.packs.validate import document_id, load_level, pack_name, pack_problems
 from engine.play.game import Game
 from engine.play.replay import parse_moves
 from engine.share.codec import SHARE_NAME, digest
@@ -78,15 +78,6 @@ def run_replay(level: Level, moves: str) -> tuple[str, str]:
     return digest(events), digest(game.state())
 
 
-def pack_name(doc: object) -> str:
-    """The name ``load_pack`` gives a pack document in its problems."""
-    if isinstance(doc, dict):
-        value = doc.get("id")
-        if isinstance(value, str) and 0 < len(value) <= 64:
-            return value
-    return "<pack>"
-
-
 def validate_pack(doc: object, name: str | None = None) -> tuple[Pack | None, list[Problem]]:
     """``pack_problems`` (named like ``load_pack`` names a document), never raising.
 
@@ -139,7 +130,7 @@ def validate_level(doc: object, nouns: object) -> tuple[tuple[Level, Pack] | Non
     except ValidationError as exc:
         return None, exc.errors
     except Exception as exc:
-        return None, [_checker_failed(exc, "", None, pack_name(doc))]
+        return None, [_checker_failed(exc, "", None, document_id(doc))]
     wrapped = {
         "format": "rulegrid-pack",
         "version": 1,

@@ -34,21 +34,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import Problem, ValidationError
+from engine.limits import (
+    MAX_DEPTH,
+    MAX_PAYLOAD_CHARS,
+    MAX_PAYLOAD_CONTAINERS,
+    MAX_PAYLOAD_JSON_BYTES,
+    MAX_PAYLOAD_VALUES,
+)
 
 PREFIX = "rulegrid"
 FORMAT = "rulegrid-share"
 VERSION = 1
-
-#: Longest payload text accepted (characters, surrounding whitespace included).
-MAX_TEXT_CHARS = 8 * 2**20
-#: Largest decompressed JSON document (bytes); inflating stops as soon as it is passed.
-MAX_JSON_BYTES = 64 * 2**20
-#: Deepest nesting of JSON objects/arrays. A real payload nests about 9 deep.
-MAX_DEPTH = 32
-#: Most ``{`` plus ``[`` bytes in the JSON text (brackets inside strings count too).
-MAX_CONTAINERS = 150_000
-#: Most ``,`` plus ``:`` bytes in the JSON text; bounds the number of parsed values.
-MAX_ITEMS = 1_500_000
 
 #: Name used as the ``pack`` of problems that concern the payload itself.
 SHARE_NAME = "<share>"
@@ -117,17 +113,18 @@ def to_text(document: Mapping[str, Any]) -> str:
         ShareError: the document is larger than a payload may be.
     """
     raw = canonical_json(document)
-    if len(raw) > MAX_JSON_BYTES:
+    if len(raw) > MAX_PAYLOAD_JSON_BYTES:
         raise ShareError.at(
-            "too-large", f"the payload's JSON is {_mib(len(raw))}, more than {_mib(MAX_JSON_BYTES)}"
+            "too-large",
+            f"the payload's JSON is {_mib(len(raw))}, more than {_mib(MAX_PAYLOAD_JSON_BYTES)}",
         )
     check_structure(raw)
     stream = zlib.compress(raw, 9)
     body = base64.urlsafe_b64encode(stream + tag(stream)).rstrip(b"=").decode("ascii")
     text = f"{PREFIX}:{VERSION}:{body}"
-    if len(text) > MAX_TEXT_CHARS:
+    if len(text) > MAX_PAYLOAD_CHARS:
         raise ShareError.at(
-            "too-large", f"the payload is {len(text):,} characters, more than {MAX_TEXT_CHARS:,}"
+            "too-large", f"the payload is {len(text):,} characters, more than {MAX_PAYLOAD_CHARS:,}"
         )
     return text
 
@@ -152,9 +149,9 @@ def from_text(text: object) -> dict[str, Any]:
 def _unarmour(text: object) -> bytes:
     if not isinstance(text, str):
         raise ShareError.at("wrong-type", f"a payload is text, not {type(text).__name__}")
-    if len(text) > MAX_TEXT_CHARS:
+    if len(text) > MAX_PAYLOAD_CHARS:
         raise ShareError.at(
-            "too-large", f"the payload is {len(text):,} characters, more than {MAX_TEXT_CHARS:,}"
+            "too-large", f"the payload is {len(text):,} characters, more than {MAX_PAYLOAD_CHARS:,}"
         )
     text = text.strip()
     if not text:
@@ -199,7 +196,7 @@ def _unarmour(text: object) -> bytes:
 
 
 def inflate(raw: bytes) -> bytes:
-    """Decompress a zlib stream, stopping as soon as it passes :data:`MAX_JSON_BYTES`.
+    """Decompress a zlib stream, stopping as soon as it passes :data:`MAX_PAYLOAD_JSON_BYTES`.
 
     Raises:
         ShareError: corrupt stream, trailing bytes, or too large once inflated.
@@ -214,10 +211,10 @@ def inflate(raw: bytes) -> bytes:
             chunk = inflater.decompress(pending, _INFLATE_CHUNK)
             pending = inflater.unconsumed_tail
             total += len(chunk)
-            if total > MAX_JSON_BYTES:
+            if total > MAX_PAYLOAD_JSON_BYTES:
                 raise ShareError.at(
                     "too-large",
-                    f"the payload inflates to more than {_mib(MAX_JSON_BYTES)} (a compression bomb?)",
+                    f"the payload inflates to more than {_mib(MAX_PAYLOAD_JSON_BYTES)} (a compression bomb?)",
                 )
             chunks.append(chunk)
             if not chunk and len(pending) == before:
@@ -247,15 +244,16 @@ def check_structure(raw: bytes) -> None:
             that cannot be JSON.
     """
     containers = raw.count(b"{") + raw.count(b"[")
-    if containers > MAX_CONTAINERS:
+    if containers > MAX_PAYLOAD_CONTAINERS:
         raise ShareError.at(
             "too-many-values",
-            f"the payload holds {containers:,} objects/arrays, more than {MAX_CONTAINERS:,}",
+            f"the payload holds {containers:,} objects/arrays, more than {MAX_PAYLOAD_CONTAINERS:,}",
         )
     items = raw.count(b",") + raw.count(b":")
-    if items > MAX_ITEMS:
+    if items > MAX_PAYLOAD_VALUES:
         raise ShareError.at(
-            "too-many-values", f"the payload holds {items:,} values, more than {MAX_ITEMS:,}"
+            "too-many-values",
+            f"the payload holds {items:,} values, more than {MAX_PAYLOAD_VALUES:,}",
         )
     skeleton = _JSON_STRING.sub(b"", raw)
     if b'"' in skeleton:

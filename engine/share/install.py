@@ -2,25 +2,24 @@
 
 The pack id is the only payload value that reaches the file system, so it is
 checked again here (not just trusted from validation): a plain name, no path
-separators, no leading dot, no Windows device name. The file is written to a
-temporary name in the same folder, flushed, and published with a hard link
-(which fails if the name exists, so a concurrent writer is never clobbered) or,
-when the folder cannot hold links, ``os.replace`` after a final existence check.
+separators, no leading dot, no Windows device name. The file is written by
+:func:`engine.packs.save.save_pack`, the writer the editor saves with: the same
+canonical text, and the same atomic writer, asked never to overwrite unless
+``replace`` (a file that another program created meanwhile is never clobbered).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import re
-import tempfile
 from pathlib import Path
 
+from engine.limits import MAX_ID_LENGTH
 from engine.model import Pack
+from engine.packs.save import save_pack
 from engine.share.codec import ShareError
 
-_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_SAFE_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_ID_LENGTH - 1}}}")
 _DEVICE_NAMES = frozenset(
     {"CON", "PRN", "AUX", "NUL"} | {f"COM{n}" for n in range(10)} | {f"LPT{n}" for n in range(10)}
 )
@@ -62,32 +61,13 @@ def install_path(pack: Pack, folder: Path, *, replace: bool = False) -> Path:
 
 
 def install_pack(pack: Pack, path: Path, *, replace: bool) -> Path:
-    """Write ``pack`` to ``path`` atomically; the caller has checked ``install_path``."""
-    text = json.dumps(pack.to_data(), indent=2, ensure_ascii=False) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
-    temp = Path(temp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        _publish(temp, path, replace=replace)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            temp.unlink()
-    return path
+    """Write ``pack`` to ``path`` atomically; the caller has checked ``install_path``.
 
-
-def _publish(temp: Path, path: Path, *, replace: bool) -> None:
-    if replace:
-        os.replace(temp, path)
-        return
+    Raises:
+        ShareError: ``path`` exists (it may have appeared since the check) and
+            ``replace`` is false; nothing is written.
+    """
     try:
-        os.link(temp, path)  # atomic and never overwrites
+        return save_pack(pack, path, replace=replace)
     except FileExistsError:
         raise ShareError.at("pack-exists", f"{path} already exists; not replacing it") from None
-    except OSError:  # no hard links on this file system
-        if os.path.lexists(path):
-            raise ShareError.at("pack-exists", f"{path} already exists; not replacing it") from None
-        os.replace(temp, path)

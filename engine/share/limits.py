@@ -5,7 +5,8 @@ The codec bounds how much JSON a payload can hold; these limits bound how much
 replays (about 11 µs per entity per move) and restoring a snapshot's history.
 They are checked on the raw document, defensively, before anything is validated
 or played, and :func:`engine.share.preview.encode` checks the same limits so no author
-can produce a payload that importers refuse for its size.
+can produce a payload that importers refuse for its size. The values, and why each
+is what it is, are in :mod:`engine.limits` (the ``MAX_PAYLOAD_*`` names).
 """
 
 from __future__ import annotations
@@ -13,18 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from engine.limits import (
+    MAX_PAYLOAD_ENTITIES,
+    MAX_PAYLOAD_LEVELS,
+    MAX_PAYLOAD_REPLAY_WORK,
+    MAX_PAYLOAD_REPLAYS,
+    MAX_PAYLOAD_SNAPSHOT_RECORDS,
+)
 from engine.share.codec import ShareError
-
-#: Most levels in one payload.
-MAX_LEVELS = 1_000
-#: Most entities over all levels of one payload.
-MAX_ENTITIES = 60_000
-#: Most replay records in one payload.
-MAX_REPLAYS = 1_000
-#: Most replay work: the sum over records of (moves + 1) x the level's entities.
-MAX_REPLAY_WORK = 1_000_000
-#: Most positions plus entity records in a snapshot (current and history).
-MAX_SNAPSHOT_RECORDS = 60_000
 
 TOP_KEYS = frozenset(
     {"format", "version", "sha256", "pack", "level", "nouns", "replays", "snapshot"}
@@ -65,8 +62,8 @@ def check_limits(document: Mapping[str, Any]) -> None:
         ShareError: naming the limit passed.
     """
     levels = _levels(document)
-    if len(levels) > MAX_LEVELS:
-        raise _over("levels", len(levels), MAX_LEVELS, "/pack/levels")
+    if len(levels) > MAX_PAYLOAD_LEVELS:
+        raise _over("levels", len(levels), MAX_PAYLOAD_LEVELS, "/pack/levels")
     sizes: dict[str, int] = {}
     total = 0
     for level in levels:
@@ -75,22 +72,22 @@ def check_limits(document: Mapping[str, Any]) -> None:
         level_id = level.get("id") if isinstance(level, dict) else None
         if isinstance(level_id, str):
             sizes.setdefault(level_id, count)
-    if total > MAX_ENTITIES:
-        raise _over("entities", total, MAX_ENTITIES, "")
+    if total > MAX_PAYLOAD_ENTITIES:
+        raise _over("entities", total, MAX_PAYLOAD_ENTITIES, "")
     replays = document.get("replays", [])
     if isinstance(replays, list):
-        if len(replays) > MAX_REPLAYS:
-            raise _over("replays", len(replays), MAX_REPLAYS, "/replays")
+        if len(replays) > MAX_PAYLOAD_REPLAYS:
+            raise _over("replays", len(replays), MAX_PAYLOAD_REPLAYS, "/replays")
         work = 0
         for record in replays:
             if isinstance(record, dict) and isinstance(record.get("moves"), str):
                 level_id = record.get("level")
                 size = sizes.get(level_id, 0) if isinstance(level_id, str) else 0
                 work += (len(record["moves"]) + 1) * max(size, 1)
-        if work > MAX_REPLAY_WORK:
+        if work > MAX_PAYLOAD_REPLAY_WORK:
             raise ShareError.at(
                 "too-much-work",
-                f"the replays need {work:,} entity-moves to check, more than {MAX_REPLAY_WORK:,}",
+                f"the replays need {work:,} entity-moves to check, more than {MAX_PAYLOAD_REPLAY_WORK:,}",
                 "/replays",
             )
     snapshot = document.get("snapshot")
@@ -102,9 +99,12 @@ def check_limits(document: Mapping[str, Any]) -> None:
         records = sum(
             1 + (_length(f.get("entities")) if isinstance(f, dict) else 0) for f in frames
         )
-        if records > MAX_SNAPSHOT_RECORDS:
+        if records > MAX_PAYLOAD_SNAPSHOT_RECORDS:
             raise _over(
-                "snapshot positions and entity records", records, MAX_SNAPSHOT_RECORDS, "/snapshot"
+                "snapshot positions and entity records",
+                records,
+                MAX_PAYLOAD_SNAPSHOT_RECORDS,
+                "/snapshot",
             )
 
 

@@ -40,23 +40,10 @@ from engine.share.checks import (
 )
 from engine.share.codec import ShareError, from_text, seal, to_text
 from engine.share.install import install_pack, install_path
-from engine.share.limits import (
-    MAX_ENTITIES,
-    MAX_LEVELS,
-    MAX_REPLAY_WORK,
-    MAX_REPLAYS,
-    MAX_SNAPSHOT_RECORDS,
-    check_envelope,
-    check_limits,
-)
+from engine.share.limits import check_envelope, check_limits
 from engine.share.summary import LevelSummary, ShareSummary, summarize
 
 __all__ = [
-    "MAX_ENTITIES",
-    "MAX_LEVELS",
-    "MAX_REPLAYS",
-    "MAX_REPLAY_WORK",
-    "MAX_SNAPSHOT_RECORDS",
     "LevelSummary",
     "ReplayCheck",
     "ReplayRecord",

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import compress
-from typing import Any
 
 from engine.context import LevelContext, Piece
 from engine.errors import Problem, ValidationError, pointer
 from engine.play.board import Frame
+from engine.play.records import check_entity_records, entity_record
 from engine.tokens import PUSH, YOU
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
@@ -145,37 +145,27 @@ class Codec:
             ValidationError: an entity the level does not have, or one whose kind,
                 text, noun or position the level cannot produce.
         """
-        entities = [
-            {"id": i, "kind": kind, ("noun" if kind == "object" else "text"): name, "x": x, "y": y}
-            for i, kind, name, x, y in pieces
-        ]
-        return self.vector_of_records(entities, list(phases))
+        return self.vector_of_records([entity_record(piece) for piece in pieces], list(phases))
 
-    def vector_of_records(
-        self, entities: Sequence[Mapping[str, Any]], phases: Sequence[int]
-    ) -> list[int]:
+    def vector_of_records(self, entities: object, phases: Sequence[int]) -> list[int]:
         """Encode state-record entities (``Game.state()["entities"]``) and phases.
 
         Fails closed (spec 04, "Hidden FRAIL state fails closed"): any key beyond
         ``id, kind, noun|text, x, y`` — a crumble counter, a per-object ``leaves``
-        map — is rejected, since the vector has no place that could hold it.
+        map — is rejected, since the vector has no place that could hold it. The
+        entities are checked by :func:`~engine.play.records.check_entity_records`,
+        as :meth:`Game.from_snapshot` checks them, so both report the same codes.
 
         Raises:
             ValidationError: every problem found, pointers into ``entities``.
         """
-        problems: list[Problem] = []
+        pieces, problems = check_entity_records(self.ctx, entities, "/entities")
         p = [self.gone] * self.n + [0] * self.automata + list(self.rest)
-        seen: set[int] = set()
-        for n, item in enumerate(entities):
-            where = pointer("entities", n)
-            problem = self._entity_problem(item, seen)
-            if problem is not None:
-                problems.append(Problem(where + problem[0], problem[1], problem[2]))
-                continue
-            s = self.slot_of[item["id"]]
-            p[s] = item["y"] * self.width + item["x"]
-            if item["kind"] == "object":
-                p[self.noun_base + s] = self.noun_index[item["noun"]]
+        for i, kind, name, x, y in pieces:
+            s = self.slot_of[i]
+            p[s] = y * self.width + x
+            if kind == "object":
+                p[self.noun_base + s] = self.noun_index[name]
         if len(phases) != self.automata:
             problems.append(Problem("/automata", "bad-size", f"expected {self.automata} phases"))
         else:
@@ -191,31 +181,6 @@ class Codec:
         if problems:
             raise ValidationError(x.located(pack=None, level=self.ctx.level.id) for x in problems)
         return p
-
-    def _entity_problem(
-        self, item: Mapping[str, Any], seen: set[int]
-    ) -> tuple[str, str, str] | None:
-        i = item.get("id") if isinstance(item, Mapping) else None
-        if type(i) is not int or i not in self.slot_of:
-            return "/id", "unknown-entity", f"the level has no entity {i!r}"
-        if i in seen:
-            return "/id", "duplicate-entity-id", f"entity {i} appears twice"
-        seen.add(i)
-        kind, text = self.ctx.kinds[i]
-        name_key = "noun" if kind == "object" else "text"
-        extra = sorted(set(item) - {"id", "kind", name_key, "x", "y"})
-        if extra:
-            return pointer(extra[0]), "unknown-field", f"'{extra[0]}' is not authoritative state"
-        if item.get("kind") != kind:
-            return "/kind", "bad-value", f"entity {i} is a {kind}"
-        if kind == "word" and item.get("text") != text:
-            return "/text", "bad-value", f"word {i} reads {text!r}"
-        if kind == "object" and item.get("noun") not in self.noun_index:
-            return "/noun", "unknown-noun", f"{item.get('noun')!r} is not a noun of this level"
-        x, y = item.get("x"), item.get("y")
-        if type(x) is not int or type(y) is not int or not self.ctx.in_bounds(x, y):
-            return "", "out-of-bounds", f"position ({x!r}, {y!r}) is not on the grid"
-        return None
 
     def pieces(self, p: list[int]) -> tuple[Piece, ...]:
         """The public engine's pieces of a vector: present entities, ascending id."""

@@ -25,6 +25,7 @@ class ScriptedDialogs:
     confirm_answer: bool = True
     trust_answer: bool = False
     asked: list[tuple[str, Any]] = field(default_factory=list)
+    noun_vocabulary: engine.Vocabulary | None = None  # what the last Add Noun was given
     problems_shown: list[list[engine.Problem]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -63,8 +64,11 @@ class ScriptedDialogs:
         self.asked.append(("level properties", props))
         return self.level_properties
 
-    def new_noun(self, parent: QWidget, existing: set[str]) -> tuple[str, NounSpec] | None:
+    def new_noun(
+        self, parent: QWidget, existing: set[str], vocabulary: engine.Vocabulary | None = None
+    ) -> tuple[str, NounSpec] | None:
         self.asked.append(("noun", frozenset(existing)))
+        self.noun_vocabulary = vocabulary
         return self.noun
 
     def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None:

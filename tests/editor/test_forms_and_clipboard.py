@@ -4,6 +4,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView
 
+import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog
 from editor.documents.values import (
     OBJECT,
@@ -47,6 +48,28 @@ def test_noun_form_wants_a_new_upper_case_noun(qtbot) -> None:
         assert (dialog.problem() == "") is ok, name
     dialog.set_color(QColor("#123456"))
     assert dialog.result_noun() == ("KEY", NounSpec("#123456", ""))
+
+
+def test_noun_form_refuses_what_the_engine_vocabulary_reads_as_another_word(qtbot) -> None:
+    vocabulary = engine.Vocabulary.for_level(frail=False, automaton_properties=["TICK"])
+    dialog = NounDialog({"BABA"}, vocabulary=vocabulary)
+    qtbot.addWidget(dialog)
+    for name, refused in (
+        ("FRAIL", "built-in"),  # a mechanic word even where no level opts in
+        ("TICK", "automaton"),  # an automaton's property in this pack
+        ("AND", "built-in"),
+        ("DEFEAT", "built-in"),
+    ):
+        dialog.name.setText(name)
+        assert refused in dialog.problem(), name
+    dialog.name.setText("TOCK")
+    assert dialog.problem() == ""
+    plain = NounDialog(set())  # without a pack's vocabulary only the built-in words are refused
+    qtbot.addWidget(plain)
+    plain.name.setText("TICK")
+    assert plain.problem() == ""
+    plain.name.setText("FRAIL")
+    assert plain.problem() != ""
 
 
 def test_pack_properties_are_an_undoable_pack_edit(make_window, dialogs) -> None:

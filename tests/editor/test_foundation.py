@@ -52,7 +52,8 @@ def _colour_at(canvas: GridCanvas, pos: Pos) -> QColor:
 def test_a_noun_added_to_the_pack_recolours_the_canvas_at_once(make_window, tmp_path, dialogs):
     dialogs.open_anyway = True  # an unknown noun is a problem; open the pack to fix it
     window = make_window(_pack_with_unknown_noun(tmp_path))
-    assert window.level is not None and window.level.level_id == "a"
+    assert window.level is not None
+    assert window.level.level_id == "a"
     grey = _colour_at(window.canvas, Pos(1, 1))
     assert abs(grey.red() - grey.green()) < 16  # an unknown noun is drawn grey
     dialogs.noun = ("ZED", NounSpec("#20c020"))

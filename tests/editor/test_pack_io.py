@@ -10,8 +10,10 @@ import pytest
 import engine
 from editor.documents.pack import PackDocument
 from editor.documents.values import OBJECT, WORD, Pos, Stamp
-from editor.io.pack_io import format_pack_json, open_pack, read_for_repair, save_pack, write_atomic
+from editor.io.pack_io import open_pack, read_for_repair, save_pack
 from editor.resources import TUTORIAL_PACK
+from engine import dump_pack as format_pack_json
+from engine import write_atomic
 
 
 def test_a_failed_save_leaves_the_old_file_and_no_temporary(tmp_path: Path, monkeypatch) -> None:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import engine
 from editor.documents.values import OBJECT, WORD, NounSpec, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger, use
@@ -38,6 +40,57 @@ def test_the_palette_lists_the_levels_automaton_properties(make_window, tmp_path
     window = make_window(path)
     assert Stamp(WORD, "TICK") in window.palette_panel.stamps()
     assert window.renderer.role(Stamp(WORD, "TICK")).value == "mechanic"
+
+
+def _pack_with_automata(tmp_path, *properties_per_level: tuple[str, ...]):
+    """A pack file with one empty level per entry, each with automata of these properties."""
+    wait = [{"action": "wait"}]
+    levels = [
+        {
+            "id": f"level-{n}",
+            "width": 3,
+            "height": 3,
+            "entities": [],
+            "automata": [{"id": p.lower(), "property": p, "pattern": wait} for p in properties],
+        }
+        for n, properties in enumerate(properties_per_level)
+    ]
+    doc = {"format": "rulegrid-pack", "version": 1, "id": "p", "title": "P"}
+    path = tmp_path / "p.json"
+    path.write_text(
+        json.dumps({**doc, "nouns": {"MOUSE": {"color": "#aaaaaa"}}, "levels": levels}),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_the_palette_and_the_word_colours_follow_the_engine_vocabulary(
+    make_window, tmp_path
+) -> None:
+    window = make_window(_pack_with_automata(tmp_path, ("TOCK", "TICK")))
+    vocabulary = engine.Vocabulary.for_level(frail=False, automaton_properties=["TICK", "TOCK"])
+    words = [s for s in window.palette_panel.stamps() if s.kind == WORD and s.token != "MOUSE"]
+    assert [s.token for s in words] == [
+        *vocabulary.words(engine.WordRole.OPERATOR),
+        *vocabulary.words(engine.WordRole.PROPERTY),
+        *vocabulary.words(engine.WordRole.MECHANIC),
+    ]
+    assert vocabulary.words(engine.WordRole.MECHANIC) == ("FRAIL", "TICK", "TOCK")
+    for stamp in words:
+        assert window.renderer.role(stamp) is vocabulary.role(stamp.token), stamp
+    assert window.renderer.role(Stamp(WORD, "MOUSE")) is engine.WordRole.NOUN
+
+
+def test_add_noun_is_given_the_whole_packs_vocabulary(make_window, dialogs, tmp_path) -> None:
+    window = make_window(_pack_with_automata(tmp_path, (), ("TICK",)))
+    assert window.session.level is not None
+    assert window.session.level.level_id == "level-0"  # TICK is a word of another level
+    dialogs.noun = None
+    trigger(window, "actionAddNoun")
+    assert dialogs.noun_vocabulary is not None
+    assert dialogs.noun_vocabulary.role("TICK") is engine.WordRole.MECHANIC
+    assert dialogs.noun_vocabulary.role("FRAIL") is engine.WordRole.MECHANIC
+    assert dialogs.noun_vocabulary.role("MOUSE") is engine.WordRole.NOUN
 
 
 def test_search_filters_the_palette(make_window) -> None:

@@ -225,6 +225,23 @@ def test_invalid_pack_payload_reports_exactly_what_load_pack_reports() -> None:
     assert preview.summary.levels[0].id == "chain"  # still described
 
 
+def test_a_pack_id_holding_a_newline_never_breaks_a_problem_over_two_lines() -> None:
+    doc = demo_pack(id="demo\nrm -rf")
+    doc["levels"][0]["entities"][0]["x"] = 99
+    preview = share.decode(armour({"pack": doc}))
+    assert [(p.pack, p.pointer, p.code) for p in preview.problems] == [
+        ("<pack>", "/id", "bad-format"),
+        ("<pack>", "/levels/0/entities/0/x", "out-of-bounds"),
+    ]
+    for problem in preview.problems:
+        assert "\n" not in str(problem)
+    assert preview.error is not None
+    assert len(str(preview.error).splitlines()) == len(preview.problems)
+    with pytest.raises(engine.ValidationError) as loaded:  # the same name as load_pack gives
+        engine.load_pack(doc)
+    assert list(preview.problems) == loaded.value.errors
+
+
 def test_invalid_level_payload_reports_what_load_level_reports() -> None:
     doc = chain_level()
     doc["entities"].append(dict(doc["entities"][0]))  # duplicate id

@@ -27,16 +27,19 @@ from hypothesis import strategies as st
 import engine
 from engine import share
 from engine.cli import main
-from engine.share import checks as share_checks
-from engine.share import codec as share_codec
-from engine.share.codec import MAX_DEPTH, MAX_JSON_BYTES, MAX_TEXT_CHARS, check_structure
-from engine.share.limits import (
+from engine.limits import MAX_DEPTH
+from engine.limits import MAX_PAYLOAD_CHARS as MAX_TEXT_CHARS
+from engine.limits import MAX_PAYLOAD_JSON_BYTES as MAX_JSON_BYTES
+from engine.share import (
     MAX_ENTITIES,
     MAX_LEVELS,
     MAX_REPLAY_WORK,
     MAX_REPLAYS,
     MAX_SNAPSHOT_RECORDS,
 )
+from engine.share import checks as share_checks
+from engine.share import codec as share_codec
+from engine.share.codec import check_structure
 from tests.engine.test_share import (
     armour,
     armour_bytes,

@@ -1,0 +1,116 @@
+"""Every size limit of the engine, in one place, each with the reason for its value.
+
+Three kinds of limit live here:
+
+* **format limits**: part of the pack format. The pydantic models use them, so the
+  generated JSON Schemas (``schemas/*.schema.json``) carry them too, and a pack
+  that passes them is valid everywhere;
+* **reading limits**: how much of a file or a document is read or walked at all,
+  so hostile or broken input costs bounded time and memory before any check runs;
+* **payload limits**: a share payload is a stranger's text, checked the moment it
+  is pasted (before its reader has decided anything), so it gets a tighter *work*
+  budget than a file on the author's own disk. Those names start with
+  ``MAX_PAYLOAD_`` so that a payload cap is never mistaken for a format cap.
+
+docs/validation.md and docs/share-format.md list the values; docs/decisions.md
+says why a payload may hold fewer levels than a pack file.
+"""
+
+from __future__ import annotations
+
+# ------------------------------------------------------------------ format limits
+
+#: Columns and rows of a level. Genre levels are under 40 wide; 128 keeps a whole
+#: board readable on one screen at 8 px a cell and a cell index below 2**14.
+MAX_GRID_SIZE = 128
+#: Entities in one level: every cell of the largest board stacked more than once.
+#: Real levels hold a few hundred; at about 80 µs of validation each in the worst
+#: case, one level still validates in under two seconds.
+MAX_ENTITIES = 20_000
+#: Levels in one pack file. A file is the author's own: at about 0.8 ms for a
+#: 60-entity level (bench/bench_validate.py) the largest pack loads in under ten
+#: seconds, and the largest published level sets have a few hundred levels.
+MAX_LEVELS = 10_000
+#: Automata in one level. Each needs its own property word and all of them act on
+#: every beat, so their number multiplies the cost of a turn; 64 is far beyond a
+#: level a player could follow.
+MAX_AUTOMATA = 64
+#: Steps in one automaton pattern. Patterns are written by hand; 256 keeps
+#: ``phase`` below 256 (one byte in snapshots and in the solver's state key).
+MAX_PATTERN_STEPS = 256
+#: Mechanics in one level. Only ``frail`` exists and it may appear once; 8 leaves
+#: room for future mechanic types while bounding the list before it is walked.
+MAX_MECHANICS = 8
+#: Moves in a level's stored solution: a thousand times the longest human
+#: solution of the Keke corpus (100 moves), so no real solution is ever refused,
+#: while a tool replaying it from a file still finishes.
+MAX_SOLUTION_LENGTH = 100_000
+#: Largest entity id: a signed 32-bit integer, so tools in other languages (C#,
+#: JavaScript typed arrays, SQLite) hold ids without loss.
+MAX_ENTITY_ID = 2**31 - 1
+#: Pack, level and automaton ids. An id becomes a file name on install and a label
+#: in every problem: 64 stays readable on one line and far below every file
+#: system's 255-byte name limit.
+MAX_ID_LENGTH = 64
+#: Word tokens (BABA, TICK). A word is drawn inside one cell; past 32 characters
+#: it is unreadable at any zoom.
+TOKEN_MAX_LENGTH = 32
+#: Cue and sound names of automaton steps: short keys into an asset table.
+MAX_CUE_NAME_LENGTH = 32
+#: Titles and author names: one line in the level list and the window title.
+MAX_TITLE_LENGTH = 200
+#: A pack's description: a few paragraphs, shown in a tooltip or an about box.
+MAX_DESCRIPTION_LENGTH = 5_000
+#: A noun's glyph: drawn inside one cell, so one or two characters.
+MAX_GLYPH_LENGTH = 2
+
+# ----------------------------------------------------------------- reading limits
+
+#: Bytes read from one pack file. A pack at the level limit with ordinary levels
+#: (60 entities, one 60-byte line each) is about 36 MB; reading stops one byte
+#: past this, so a huge file costs bounded memory (only regular files are read).
+MAX_PACK_BYTES = 64 * 2**20
+#: Nesting of a JSON document. A pack nests 7 deep (pack, levels, level, automata,
+#: automaton, pattern, step) and a share payload 9; 32 is far above any real
+#: document and far below Python's recursion limit, so no recursive walk overflows.
+MAX_DEPTH = 32
+#: Numbers in a document handed over from Python: beyond ±2**63 no value can be
+#: meant (every bound of the format is far smaller), and huge ints cost quadratic
+#: time to convert to text.
+MAX_MAGNITUDE = 2**63
+#: Candidate sentence paths one board may make the rule parser enumerate. Real
+#: boards use a few dozen; stacked words can make the count exponential, so the
+#: parser counts while it enumerates and stops here (docs/decisions.md).
+PARSE_BUDGET = 50_000
+
+# ----------------------------------------------------------------- payload limits
+
+#: Characters of payload text. Payloads are pasted through clipboards and chat;
+#: 8 MiB carries the largest payload the other limits allow with room to spare.
+MAX_PAYLOAD_CHARS = 8 * 2**20
+#: Bytes of a payload's inflated JSON: what a pack file may hold (a payload is a
+#: pack), enforced while inflating so a compression bomb stops here.
+MAX_PAYLOAD_JSON_BYTES = MAX_PACK_BYTES
+#: ``{`` plus ``[`` bytes in a payload's JSON. An entity is one object, so the
+#: entity limit needs 60,000; 150,000 leaves room for levels, steps and records.
+#: With the next limit it bounds the parser's memory, which bytes alone do not.
+MAX_PAYLOAD_CONTAINERS = 150_000
+#: ``,`` plus ``:`` bytes in a payload's JSON: about nine per entity at the entity
+#: limit, with the same headroom.
+MAX_PAYLOAD_VALUES = 1_500_000
+#: Levels in one payload. Tighter than :data:`MAX_LEVELS` on purpose: a payload is
+#: validated and replayed as soon as it is pasted, so its work must end in
+#: seconds, while a file of 10,000 levels is the author's own and may take longer.
+MAX_PAYLOAD_LEVELS = 1_000
+#: Entities over all levels of one payload: about 80 µs of validation each, so
+#: validation ends within about five seconds.
+MAX_PAYLOAD_ENTITIES = 60_000
+#: Replay records in one payload (one per level at the level limit).
+MAX_PAYLOAD_REPLAYS = 1_000
+#: Replay work in one payload: the sum over records of (moves + 1) x the level's
+#: entities. At about 11 µs per entity-move, re-running every replay takes at
+#: most about eleven seconds.
+MAX_PAYLOAD_REPLAY_WORK = 1_000_000
+#: Positions plus entity records of a payload's snapshot (current and history):
+#: restoring one costs about what validating an entity does, like the entity limit.
+MAX_PAYLOAD_SNAPSHOT_RECORDS = 60_000
