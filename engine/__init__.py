@@ -25,7 +25,7 @@ from engine.packs.validate import load_level
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
-from engine.play.replay import format_moves, parse_moves, replay
+from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
 from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
@@ -53,6 +53,7 @@ __all__ = [
     "Pack",
     "Problem",
     "Rule",
+    "SolutionCheck",
     "RuleComplexityError",
     "ShareError",
     "SolveProgress",
@@ -66,6 +67,7 @@ __all__ = [
     "WordEntity",
     "WordRole",
     "dump_pack",
+    "check_solution",
     "format_moves",
     "load_level",
     "load_pack",

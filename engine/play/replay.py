@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from engine.model import Level
@@ -41,3 +42,67 @@ def replay(level: Level | Mapping[str, Any] | str, moves: str) -> list[TurnEvent
     directions = parse_moves(moves)
     game = Game(level)
     return [game.step(d) for d in directions]
+
+
+@dataclass(frozen=True, slots=True)
+class SolutionCheck:
+    """Whether a move string still wins a level, and where it goes wrong if not.
+
+    ``failed_at`` is the 1-based number of the first move that goes wrong (a
+    rejected move), or ``None`` when every move was played. ``reason`` is
+    ``"wins"``, ``"won-early"`` (the level is won before the last move: the
+    remaining moves are never played), ``"blocked"`` (a move moved nothing),
+    ``"control-lost"`` (a move was rejected because nothing is YOU) or
+    ``"not-won"`` (every move was played and the level is not won).
+    """
+
+    moves: str
+    wins: bool
+    reason: str
+    played: int
+    failed_at: int | None
+    message: str
+
+
+def check_solution(level: Level | Mapping[str, Any] | str, moves: str) -> SolutionCheck:
+    """Replay ``moves`` from the settled start and say whether, and where, they stop winning.
+
+    The same diagnosis serves the validation lint, the solver panel and the level
+    list, so an author reads one wording everywhere ("move 7 (R) is blocked").
+
+    Raises:
+        ValueError: ``moves`` is not a ``UDLR`` string.
+    """
+    directions = parse_moves(moves)
+    game = Game(level)
+    total = len(directions)
+    for number, direction in enumerate(directions, start=1):
+        if game.won:
+            return SolutionCheck(
+                moves,
+                True,
+                "won-early",
+                number - 1,
+                None,
+                f"the level is won after {number - 1} of {total} moves",
+            )
+        event = game.step(direction)
+        if not event.accepted:
+            letter = direction.letter
+            if event.control_lost:
+                return SolutionCheck(
+                    moves,
+                    False,
+                    "control-lost",
+                    number - 1,
+                    number,
+                    f"move {number} ({letter}) cannot be played: nothing is YOU",
+                )
+            return SolutionCheck(
+                moves, False, "blocked", number - 1, number, f"move {number} ({letter}) is blocked"
+            )
+    if game.won:
+        return SolutionCheck(moves, True, "wins", total, None, f"wins in {total} moves")
+    return SolutionCheck(
+        moves, False, "not-won", total, None, f"the level is not won after {total} moves"
+    )
