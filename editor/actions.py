@@ -135,6 +135,17 @@ LEVEL_ACTIONS = (
     ),
 )
 
+SOLVER_ACTIONS = (
+    ActionSpec(
+        "actionSolve",
+        "&Solve Level",
+        "Ctrl+R",
+        "solve",
+        "Solve the current level in the background (Solver panel)",
+    ),
+    ActionSpec("actionCancelSolve", "&Cancel Solve", "Ctrl+Shift+R", "", "Stop the running solve"),
+)
+
 
 def shortcut_text(shortcut: Shortcut) -> str:
     if shortcut is None or shortcut == "":

@@ -25,6 +25,7 @@ from editor.actions import (
     EDIT_ACTIONS,
     FILE_ACTIONS,
     LEVEL_ACTIONS,
+    SOLVER_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -39,8 +40,11 @@ from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.files import PackFiles
 from editor.level_actions import LevelActions
+from editor.panels.solver import SolverPanel
 from editor.resources import icon
 from editor.settings import EditorSettings
+from editor.tasks.solve_cache import VerdictCache
+from editor.tasks.solve_pack import PackVerifier
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -101,6 +105,11 @@ class MainWindow(QMainWindow):
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
+        self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
+        self.level_list.show_statuses(self.verifier)
+        self.solver_panel = SolverPanel.on_board(
+            self.session, self.verifier, self.canvas, self.renderer
+        )
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -194,10 +203,14 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionSolve": self.solver_panel.solve,
+            "actionCancelSolve": self.solver_panel.cancel,
         }
         self.actions_by_id.update(
             build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
+                self,
+                FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + SOLVER_ACTIONS,
+                handlers,
             )
         )
         self.actions_by_id["actionZoomIn"].setShortcuts(
@@ -299,6 +312,9 @@ class MainWindow(QMainWindow):
             None,
             "actionLevelProperties",
             "actionAddNoun",
+            None,
+            "actionSolve",
+            "actionCancelSolve",
         )
         main = QToolBar("Main", self)
         main.setObjectName("mainToolBar")
@@ -348,6 +364,9 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.docks.add(
+            "solver", "Solver", self.solver_panel, right, tabify_with="history", shortcut="Alt+9"
+        )
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -458,4 +477,6 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+        self.solver_panel.shutdown()
+        self.verifier.shutdown()
         event.accept()
