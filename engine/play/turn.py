@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 from engine.context import LevelContext, Piece
 from engine.errors import RuleComplexityError
-from engine.model import MoveStep
+from engine.model import Automaton, MoveStep
 from engine.play.board import Board, Direction, Frame
 from engine.play.events import Json, TurnEvent
 from engine.rules import Rule, RuleTable, parse_rules
-from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU
+from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU, Vocabulary
 
 Cell = tuple[int, int]
 
@@ -47,15 +47,38 @@ def settle(ctx: LevelContext, pieces: tuple[Piece, ...], phases: tuple[int, ...]
     Raises:
         RuleComplexityError: the board exceeds the parse budget.
     """
+    return settle_board(ctx.vocabulary, pieces, phases).frame
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A settled board and what the settle did to the authored one (event entry form)."""
+
+    frame: Frame
+    transformed: list[Json]
+    destroyed: list[Json]
+
+
+def settle_board(
+    vocabulary: Vocabulary, pieces: tuple[Piece, ...], phases: tuple[int, ...]
+) -> Settled:
+    """:func:`settle`, reading words with ``vocabulary`` and reporting its effects.
+
+    Only the vocabulary of a level matters to the settle, so a lenient reading of a
+    level that fails validation (engine.play.analysis) settles exactly as a game does.
+
+    Raises:
+        RuleComplexityError: the board exceeds the parse budget.
+    """
     board = Board(pieces)
-    rules = read_rules(ctx, board.words())
-    table = table_for(ctx, rules)
-    _transform(board, table, set())
+    rules = parse_rules(board.words(), vocabulary)
+    table = RuleTable.build(rules, vocabulary)
+    transformed = _transform(board, table, set())
     # Transformations change objects, never words, so the second read is the first.
     destroyed, won = _contacts(board, table)
     if any(d.get("text") is not None for d in destroyed):
-        rules = read_rules(ctx, board.words())
-    return Frame(board.freeze(), phases, 0, won, rules)
+        rules = parse_rules(board.words(), vocabulary)
+    return Settled(Frame(board.freeze(), phases, 0, won, rules), transformed, destroyed)
 
 
 def has_control(ctx: LevelContext, frame: Frame, table: RuleTable | None = None) -> bool:
@@ -68,9 +91,15 @@ def automata_entries(ctx: LevelContext, frame: Frame, table: RuleTable | None = 
     """The automata entries of the state record: authored fields plus derived carriers."""
     if not ctx.automata:
         return []
-    table = table or table_for(ctx, frame.rules)
+    return automaton_records(ctx.automata, frame, table or table_for(ctx, frame.rules))
+
+
+def automaton_records(
+    automata: tuple[Automaton, ...], frame: Frame, table: RuleTable
+) -> list[Json]:
+    """The entries of ``automata`` (one phase each in ``frame``) under ``table``."""
     entries: list[Json] = []
-    for automaton, phase in zip(ctx.automata, frame.phases, strict=True):
+    for automaton, phase in zip(automata, frame.phases, strict=True):
         groups: dict[str, list[int]] = {}
         for i, kind, name, _, _ in frame.pieces:
             if kind == "object" and _carries(table, automaton.subject, automaton.property, name):
@@ -355,7 +384,12 @@ def _frail_checkpoint(
 
 
 def _contacts(board: Board, table: RuleTable) -> tuple[list[Json], bool]:
-    """SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending."""
+    """SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending.
+
+    Only cells holding an object whose noun has SINK, DEFEAT or YOU can see a
+    contact, so only those are visited (a board of thousands of objects settles
+    in the time its few contact cells take).
+    """
 
     def has(i: int, prop: str) -> bool:
         return board.kind[i] == "object" and table.has(board.name[i], prop)
@@ -368,20 +402,32 @@ def _contacts(board: Board, table: RuleTable) -> tuple[list[Json], bool]:
         destroyed.append({"id": i, key: board.name[i], "at": [x, y], "cause": cause})
         board.remove(i)
 
-    for cell in board.occupied_cells():
+    def cells_with(prop: str) -> list[Cell]:
+        nouns = {noun for noun, props in table.properties.items() if prop in props}
+        if not nouns:
+            return []
+        found = {
+            board.pos[i]
+            for i, name in board.name.items()
+            if name in nouns and board.kind[i] == "object"
+        }
+        return sorted(found, key=lambda c: (c[1], c[0]))
+
+    for cell in cells_with(SINK):
         ids = board.at(cell)
         if len(ids) >= 2 and any(has(i, SINK) for i in ids):
             for i in ids:
                 destroy(i, "sink")
-    for cell in board.occupied_cells():
+    for cell in cells_with(DEFEAT):
         ids = board.at(cell)
         if any(has(i, DEFEAT) for i in ids):
             for i in ids:
                 if has(i, YOU):
                     destroy(i, "defeat")
     won = any(
-        any(has(i, YOU) for i in ids) and any(has(i, WIN) for i in ids)
-        for ids in (board.at(c) for c in board.occupied_cells())
+        any(has(i, WIN) for i in ids)
+        for ids in (board.at(c) for c in cells_with(YOU))
+        if any(has(i, YOU) for i in ids)
     )
     return destroyed, won
 
