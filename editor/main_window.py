@@ -25,6 +25,7 @@ from editor.actions import (
     EDIT_ACTIONS,
     FILE_ACTIONS,
     LEVEL_ACTIONS,
+    RULES_VIEW_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -39,8 +40,10 @@ from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.files import PackFiles
 from editor.level_actions import LevelActions
+from editor.panels.rules_panel import RulesPanel
 from editor.resources import icon
 from editor.settings import EditorSettings
+from editor.tasks.analysis import AnalysisService
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -101,6 +104,8 @@ class MainWindow(QMainWindow):
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
+        self.analysis = AnalysisService(self.session, self)
+        self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -194,10 +199,13 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
         }
         self.actions_by_id.update(
             build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
+                self,
+                FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + RULES_VIEW_ACTIONS + LEVEL_ACTIONS,
+                handlers,
             )
         )
         self.actions_by_id["actionZoomIn"].setShortcuts(
@@ -279,6 +287,9 @@ class MainWindow(QMainWindow):
             "actionShowGrid",
             "actionDarkTheme",
             None,
+            "actionDimUnusedWords",
+            "actionPropertyOverlay",
+            None,
         )
         self.panels_menu = view.addMenu("&Panels")
         tools_menu = bar.addMenu("&Tools")
@@ -348,6 +359,9 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.docks.add(
+            "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
+        ).raise_()
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
