@@ -22,7 +22,13 @@ from engine.model import (
 from engine.packs.load import load_pack
 from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import load_level
-from engine.play.analysis import LevelAnalysis, RuleEffect, analyze_level, check_level
+from engine.play.analysis import (
+    LevelAnalysis,
+    LevelReader,
+    RuleEffect,
+    analyze_level,
+    check_level,
+)
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
@@ -50,6 +56,7 @@ __all__ = [
     "Game",
     "Level",
     "LevelAnalysis",
+    "LevelReader",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",

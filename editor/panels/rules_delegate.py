@@ -44,8 +44,7 @@ class RuleItemDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         size = super().sizeHint(option, index)
-        if index.data(WORDS_ROLE):
-            size.setHeight(max(size.height(), self._tile_size(option) + 4))
+        size.setHeight(max(size.height(), self._tile_size(option) + 4))  # uniform rows
         return size
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:

@@ -111,20 +111,19 @@ class PropertyOverlayLayer(_AnalysisLayer):
         found = self._badges.get(pos)
         return found if isinstance(found, tuple) else ()
 
+    def set_enabled(self, enabled: bool) -> None:
+        if enabled != self._enabled:
+            self._analysis.want_cell_properties(enabled)
+        super().set_enabled(enabled)
+
     def _read(self) -> None:
         self._badges = {}
         state = self._analysis.current
-        if not self._enabled or state is None:
+        if not self._enabled or state is None or state.cell_properties is None:
             return
-        per_cell: dict[Pos, set[str]] = {}
-        for object_id, props in state.analysis.properties.items():
-            pos = state.cells.get(object_id)
-            if pos is not None:
-                per_cell.setdefault(pos, set()).update(props)
         rank = {name: n for n, name in enumerate(BADGE_ORDER)}
-        for pos, names in per_cell.items():
-            ordered = sorted(names, key=lambda p: (rank.get(p, len(rank)), p))
-            self._badges[pos] = tuple(ordered)
+        for pos, names in state.cell_properties.items():
+            self._badges[pos] = tuple(sorted(names, key=lambda p: (rank.get(p, len(rank)), p)))
 
     def paint(self, painter: QPainter, canvas: GridCanvas, exposed: QRect) -> None:
         """A strip along the bottom of each cell: one badge per property, named when it fits."""

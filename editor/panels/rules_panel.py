@@ -54,6 +54,7 @@ from editor.views.tiles import TileRenderer
 
 Key = tuple[object, ...]
 PANEL, CANVAS, HOVER = "panel", "canvas", "hover"
+ROWS = "rulesPanel.rows"
 
 
 class RulesPanel(QWidget):
@@ -87,6 +88,7 @@ class RulesPanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setMouseTracking(True)
+        self.view.setUniformItemSizes(True)  # one row height: no layout pass over every row
         self.view.activated.connect(self._toggle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -106,6 +108,7 @@ class RulesPanel(QWidget):
         selection = self.view.selectionModel()
         selection.selectionChanged.connect(self._on_selection_changed)
         self.view.doubleClicked.connect(self._toggle)
+        analysis.derive(ROWS, build_rows)  # rows are built in the worker, shown here
         analysis.changed.connect(self._on_analysis_changed)
         canvas.hovered.connect(self._on_canvas_hovered)
         canvas.highlight_changed.connect(self._on_highlight_changed)
@@ -147,7 +150,8 @@ class RulesPanel(QWidget):
     # ---------------------------------------------------------------- updating
     def _on_analysis_changed(self) -> None:
         state = self._analysis.current
-        rows = build_rows(state)
+        found = None if state is None else state.derived.get(ROWS)
+        rows = found if isinstance(found, tuple) else build_rows(state)
         if self._shape(rows) == self._shape(self._rows):
             for new, old in zip(self._flatten(rows), self._flatten(self._rows), strict=True):
                 if new != old:

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 from editor.documents.values import Pos
 from editor.tasks.analysis import AnalysisState
 
+Json = dict[str, Any]
 ARROWS = {"horizontal": "→", "vertical": "↓"}
 #: Rows shown in one group; an author fixes the first ones first.
-MAX_GROUP_ROWS = 200
+MAX_GROUP_ROWS = 100
 #: Rule rows shown. Real boards form a few dozen rules; stacked words under the
 #: parse budget can form tens of thousands, which no one reads and which would
 #: block the UI thread while the list is built.
@@ -203,31 +205,52 @@ def _group(key: str, title: str, children: list[Row]) -> Row | None:
 
 
 def _settle_group(state: AnalysisState) -> Row | None:
+    """What the settle changed: transformations, suppressions, sinks and defeats, win, no YOU.
+
+    Stops building rows at :data:`MAX_GROUP_ROWS` (a board that sinks thousands of
+    objects at move 0 still updates the panel quickly) and counts the rest.
+    """
     analysis = state.analysis
     rows: list[Row] = []
-    changes: dict[tuple[str, str, str], list[int]] = {}
-    for entry in analysis.transformed:
-        rule = entry["rule"]
-        sentence = f"{rule['subject']} IS {rule['predicate']}"
-        changes.setdefault((entry["from"], entry["to"], sentence), []).append(entry["id"])
-    for (old, new, sentence), ids in changes.items():
-        text = f"{plural(old, len(ids))} become {new} ({sentence})"
-        rows.append(
-            Row(("settle", "transform", old, new), "effect", text, accessible=text, ids=tuple(ids))
-        )
+    for effect in analysis.effects:
+        if effect.kind == "transform" and effect.object_ids:
+            rule = effect.rule
+            text = (
+                f"{plural(rule.subject, len(effect.object_ids))} become {rule.predicate} ({rule})"
+            )
+            key: tuple[object, ...] = (
+                "settle",
+                "transform",
+                rule.subject,
+                rule.predicate,
+                rule.source_ids,
+            )
+            rows.append(Row(key, "effect", text, accessible=text, ids=effect.object_ids))
+    keepers = {e.rule: e.object_ids for e in analysis.effects if e.kind == "self"}
     for effect in analysis.effects:
         if effect.status == "suppressed" and effect.by is not None:
-            kept = [i for i, noun in analysis.nouns.items() if noun == effect.rule.subject]
+            kept = keepers.get(effect.by, ())
             text = (
                 f"{effect.by} keeps {plural(effect.rule.subject, len(kept))} from becoming "
                 f"{effect.rule.predicate}"
             )
             key = ("settle", "suppressed", effect.rule.subject, effect.rule.predicate)
-            rows.append(Row(key, "effect", text, accessible=text, ids=tuple(kept)))
-    by_cell: dict[tuple[str, tuple[int, int]], list[dict[str, object]]] = {}
-    for entry in analysis.destroyed:
+            rows.append(Row(key, "effect", text, accessible=text, ids=kept))
+    if analysis.won:
+        text = "The level is won at move 0: a YOU object already stands on WIN"
+        rows.append(Row(("settle", "won"), "effect", text, accessible=text, severity="warning"))
+    if analysis.control_lost and analysis.complexity is None:
+        text = "No YOU at move 0: the player controls nothing"
+        rows.append(Row(("settle", "no-you"), "effect", text, accessible=text, severity="warning"))
+    by_cell: dict[tuple[str, tuple[int, int]], list[Json]] = {}
+    shown = 0
+    for entry in analysis.destroyed:  # grouped by cell already: sinks, then defeats
         at = entry["at"]
-        by_cell.setdefault((str(entry["cause"]), (int(at[0]), int(at[1]))), []).append(entry)
+        where = (str(entry["cause"]), (int(at[0]), int(at[1])))
+        if where not in by_cell and len(rows) + len(by_cell) >= MAX_GROUP_ROWS:
+            break
+        by_cell.setdefault(where, []).append(entry)
+        shown += 1
     for (cause, (x, y)), entries in by_cell.items():
         names = ", ".join(
             str(e["noun"]).lower() if "noun" in e else str(e["text"]) for e in entries
@@ -236,23 +259,13 @@ def _settle_group(state: AnalysisState) -> Row | None:
         if cause == "sink" and len(entries) == 1:
             verb = "sinks"
         text = f"{names} {verb} at ({x}, {y})"
-        destroyed = tuple(int(str(e["id"])) for e in entries)
-        rows.append(
-            Row(
-                ("settle", cause, x, y),
-                "effect",
-                text,
-                accessible=text,
-                ids=destroyed,
-                severity="warning",
-            )
-        )
-    if analysis.won:
-        text = "The level is won at move 0: a YOU object already stands on WIN"
-        rows.append(Row(("settle", "won"), "effect", text, accessible=text, severity="warning"))
-    if analysis.control_lost and analysis.complexity is None:
-        text = "No YOU at move 0: the player controls nothing"
-        rows.append(Row(("settle", "no-you"), "effect", text, accessible=text, severity="warning"))
+        destroyed = tuple(int(e["id"]) for e in entries)
+        key = ("settle", cause, x, y)
+        rows.append(Row(key, "effect", text, accessible=text, ids=destroyed, severity="warning"))
+    more = len(analysis.destroyed) - shown
+    if more:
+        text = f"… and {more:,} more entities sink or are defeated at move 0"
+        rows.append(Row(("settle", "more"), "effect", text, accessible=text))
     return _group("settle", "At move 0", rows)
 
 

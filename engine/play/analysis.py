@@ -25,22 +25,21 @@ from typing import Any, Literal
 from pydantic import ValidationError as PydanticError
 
 from engine.errors import Problem, RuleComplexityError
-from engine.limits import MAX_ENTITIES, MAX_ENTITY_ID, PARSE_BUDGET
-from engine.model import Automaton, Level
+from engine.limits import (
+    MAX_ENTITIES,
+    MAX_ENTITY_ID,
+    MAX_GRID_SIZE,
+    PARSE_BUDGET,
+    TOKEN_MAX_LENGTH,
+)
+from engine.model import Automaton, Level, ObjectEntity, WordEntity
 from engine.packs.schema import schema_problems
 from engine.packs.validate import level_problems, model_problems
 from engine.play.events import Json
-from engine.play.hints import (
-    MAX_RUN_CELLS,
-    RuleHint,
-    StackChoice,
-    crowded_region,
-    near_sentences,
-    stack_choices,
-)
-from engine.play.turn import automaton_records, settle_board
+from engine.play.hints import MAX_RUN_CELLS, RuleHint, StackChoice, crowded_region
+from engine.play.reader import CellReader, occupants_of
 from engine.rules import Rule, RuleTable, WordTile
-from engine.tokens import FRAIL, TOKEN_PATTERN, YOU, Vocabulary, WordClass, WordRole
+from engine.tokens import FRAIL, TOKEN_PATTERN, Vocabulary, WordClass, WordRole
 
 _is_token = re.compile(TOKEN_PATTERN).match
 Piece = tuple[int, str, str, int, int]
@@ -87,7 +86,8 @@ class LevelAnalysis:
     ``properties`` every object that has any to its properties. ``hints`` holds the
     near-sentences, or the one ``rule-complexity`` hint when the board is over the
     parse budget (then there are no rules). ``problems`` are the level's validation
-    problems, pointers relative to the level (empty when not asked for).
+    problems, pointers relative to the level (empty when not asked for). ``words``
+    are the words on the board at move 0 as ``(id, text, x, y)``, ascending id.
     """
 
     rules: tuple[Rule, ...] = ()
@@ -103,6 +103,7 @@ class LevelAnalysis:
     hints: tuple[RuleHint, ...] = ()
     stacks: tuple[StackChoice, ...] = ()
     problems: tuple[Problem, ...] = ()
+    words: tuple[WordTile, ...] = ()
 
     @property
     def complexity(self) -> RuleHint | None:
@@ -145,41 +146,60 @@ def analyze_level(
     """
     doc = level.to_data() if isinstance(level, Level) else level
     problems = check_level(doc, nouns=nouns) if validate else ()
-    entities = doc.get("entities") if isinstance(doc, Mapping) else None
-    if not isinstance(entities, list) or len(entities) > MAX_ENTITIES:
+    reader = LevelReader.from_document(doc)
+    if reader is None:
         return LevelAnalysis(problems=problems)
-    pieces = _pieces(entities)
-    automata = _automata(doc.get("automata"))
-    frail = _declares_frail(doc.get("mechanics")) or any(p[2] == FRAIL for p in pieces)
-    vocabulary = Vocabulary.for_level(
-        frail=frail, automaton_properties=_automaton_words(doc.get("automata"))
-    )
-    words: list[WordTile] = [(i, name, x, y) for i, kind, name, x, y in pieces if kind == "word"]
-    try:
-        settled = settle_board(vocabulary, tuple(pieces), tuple(a.phase for a in automata))
-    except RuleComplexityError as exc:
-        return LevelAnalysis(hints=(_complexity_hint(words, vocabulary, exc),), problems=problems)
-    frame = settled.frame
-    rules = frame.rules
-    table = RuleTable.build(rules, vocabulary)
-    nouns_now = {i: name for i, kind, name, _, _ in frame.pieces if kind == "object"}
-    properties = {i: props for i, n in nouns_now.items() if (props := table.properties.get(n))}
-    settled_words = frame.words()
-    return LevelAnalysis(
-        rules=rules,
-        effects=_effects(rules, vocabulary, table, nouns_now, settled.transformed),
-        transformed=tuple(settled.transformed),
-        destroyed=tuple(settled.destroyed),
-        won=frame.won,
-        control_lost=not any(YOU in p for p in properties.values()),
-        nouns=nouns_now,
-        properties=properties,
-        automata=tuple(automaton_records(automata, frame, table)),
-        frail_ids=tuple(i for i, p in properties.items() if FRAIL in p),
-        hints=near_sentences(settled_words, vocabulary, rules),
-        stacks=stack_choices(settled_words, rules),
-        problems=problems,
-    )
+    return reader.analyze().with_problems(problems)
+
+
+class LevelReader(CellReader):
+    """A level kept by an editor and read at move 0 after each edit, cheaply.
+
+    Build it once from a level document (:meth:`from_document`), then tell it which
+    cells changed (:meth:`edit`, stacks of ``(id, kind, noun-or-text)`` bottom
+    first) and ask :meth:`analyze`: only the edited cells settle again, and the
+    words are parsed again only when a word cell changed. Authored data beyond the
+    board (automata, mechanics) is read once: build a new reader when it changes.
+    One thread at a time may use a reader.
+    """
+
+    @classmethod
+    def from_document(cls, doc: Mapping[str, Any]) -> LevelReader | None:
+        """A reader of a level document, read leniently; ``None`` when it has no entity list."""
+        entities = doc.get("entities") if isinstance(doc, Mapping) else None
+        if not isinstance(entities, list) or len(entities) > MAX_ENTITIES:
+            return None
+        pieces = _pieces(entities)
+        automata = _automata(doc.get("automata"))
+        frail = _declares_frail(doc.get("mechanics")) or any(p[2] == FRAIL for p in pieces)
+        vocabulary = Vocabulary.for_level(
+            frail=frail, automaton_properties=_automaton_words(doc.get("automata"))
+        )
+        return cls(occupants_of(pieces), vocabulary, automata)
+
+    def analyze(self) -> LevelAnalysis:
+        """The level at move 0 now (no problems: :func:`check_level` finds those)."""
+        found = self.read()
+        if found.error is not None:
+            hint = _complexity_hint(list(found.words), self.vocabulary, found.error)
+            return LevelAnalysis(hints=(hint,), words=found.words)
+        table = found.table
+        assert table is not None
+        return LevelAnalysis(
+            rules=found.rules,
+            effects=_effects(found.rules, self.vocabulary, table, found.by_noun, found.changed_by),
+            transformed=found.transformed,
+            destroyed=found.destroyed,
+            won=found.won,
+            control_lost=not self.has_control(table),
+            nouns=found.nouns,
+            properties=self.properties(table, found.nouns),
+            automata=found.automata,
+            frail_ids=self.frail_ids(table),
+            hints=found.hints,
+            stacks=found.stacks,
+            words=found.words,
+        )
 
 
 def check_level(
@@ -189,8 +209,13 @@ def check_level(
 
     The same problems :func:`~engine.load_level` reports (pointers relative to the
     level), less its JSON Schema pass, which the models agree with: the editor
-    asks this after every edit. With ``nouns`` (the pack's noun vocabulary), nouns
-    outside it are problems too, as in a pack.
+    asks this after every pause in editing. With ``nouns`` (the pack's noun
+    vocabulary), nouns outside it are problems too, as in a pack.
+
+    Entities whose fields have the right types are checked in Python rather than
+    by the model in one call: the model validator holds the interpreter lock for
+    its whole run, and an editor validating thousands of entities in a worker
+    thread must leave the UI thread its turns.
     """
     declared = None if nouns is None else frozenset(nouns)
     if isinstance(level, Level):
@@ -204,11 +229,52 @@ def check_level(
                 f"a level holds at most {MAX_ENTITIES:,} entities; this one has {len(entities):,}",
             ),
         )
-    try:
-        model = Level.model_validate(level)
-    except PydanticError as exc:  # rare in an editor: name it as load_level would
-        return tuple(schema_problems("level", level) or model_problems(exc, level))
+    model = _plain_level(level) if isinstance(entities, list) else None
+    if model is None:
+        try:
+            model = Level.model_validate(level)
+        except PydanticError as exc:  # rare in an editor: name it as load_level would
+            return tuple(schema_problems("level", level) or model_problems(exc, level))
     return tuple(level_problems(model, declared))
+
+
+def _plain_level(doc: Mapping[str, Any]) -> Level | None:
+    """The level when every entity is plainly well formed, its entities checked here.
+
+    ``None`` when anything is off: the caller then lets the model say what.
+    """
+    entities = doc["entities"]
+    built: list[ObjectEntity | WordEntity] = []
+    for raw in entities:
+        if not isinstance(raw, dict) or len(raw) != 5:
+            return None
+        i, kind, x, y = raw.get("id"), raw.get("kind"), raw.get("x"), raw.get("y")
+        if not (type(i) is int and type(x) is int and type(y) is int):
+            return None
+        if not (1 <= i <= MAX_ENTITY_ID and 0 <= x < MAX_GRID_SIZE and 0 <= y < MAX_GRID_SIZE):
+            return None
+        if kind == "object":
+            name = raw.get("noun")
+            if not isinstance(name, str) or not _is_plain_token(name):
+                return None
+            built.append(ObjectEntity.model_construct(id=i, kind=kind, noun=name, x=x, y=y))
+        elif kind == "word":
+            name = raw.get("text")
+            if not isinstance(name, str) or not _is_plain_token(name):
+                return None
+            built.append(WordEntity.model_construct(id=i, kind=kind, text=name, x=x, y=y))
+        else:
+            return None
+    rest = {k: v for k, v in doc.items() if k != "entities"}
+    try:
+        shell = Level.model_validate({**rest, "entities": []})
+    except PydanticError:
+        return None
+    return shell.model_copy(update={"entities": built})
+
+
+def _is_plain_token(name: str) -> bool:
+    return len(name) <= TOKEN_MAX_LENGTH and _is_token(name) is not None
 
 
 # ------------------------------------------------------------------- reading
@@ -285,27 +351,18 @@ def _effects(
     rules: tuple[Rule, ...],
     vocabulary: Vocabulary,
     table: RuleTable,
-    nouns: Mapping[int, str],
-    transformed: list[Json],
+    by_noun: Mapping[str, tuple[int, ...]],
+    changed_by: Mapping[Rule, tuple[int, ...]],
 ) -> tuple[RuleEffect, ...]:
-    by_noun: dict[str, list[int]] = {}
-    for i, noun in nouns.items():
-        by_noun.setdefault(noun, []).append(i)
-    changed: dict[tuple[object, ...], list[int]] = {}
-    for entry in transformed:
-        rule = entry["rule"]
-        key = (rule["subject"], rule["predicate"], tuple(rule["sourceIds"]), rule["axis"])
-        changed.setdefault(key, []).append(int(entry["id"]))
     selfish = {r.subject: r for r in rules if r.subject == r.predicate}
     out: list[RuleEffect] = []
     for rule in rules:
         if vocabulary.classify(rule.predicate) is WordClass.PROPERTY:
-            out.append(RuleEffect(rule, "property", tuple(by_noun.get(rule.subject, ()))))
+            out.append(RuleEffect(rule, "property", by_noun.get(rule.subject, ())))
         elif rule.subject == rule.predicate:
-            out.append(RuleEffect(rule, "self", tuple(by_noun.get(rule.subject, ()))))
+            out.append(RuleEffect(rule, "self", by_noun.get(rule.subject, ())))
         else:
-            key = (rule.subject, rule.predicate, rule.source_ids, rule.axis)
-            ids = tuple(changed.get(key, ()))
+            ids = changed_by.get(rule, ())
             keeper = selfish.get(rule.subject)
             chosen = table.transforms.get(rule.subject)
             if keeper is not None:

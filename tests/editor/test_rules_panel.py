@@ -299,6 +299,7 @@ def test_the_property_overlay_reads_badges_from_the_engine(make_window, qtbot) -
     overlay = window.rules_panel.property_overlay
     assert overlay.badges_at(Pos(0, 0)) == ()
     trigger(window, "actionPropertyOverlay")
+    settled(window, qtbot)  # the reading now unites each cell's properties
     assert (overlay.badges_at(Pos(0, 0)), overlay.badges_at(Pos(1, 0))) == (("YOU",), ("PUSH",))
     assert overlay.badges_at(Pos(2, 0)) == ("WIN",)
     window.level.add_on_top([Pos(3, 2)], Stamp(WORD, "AND"))

@@ -182,7 +182,14 @@ def test_validation_can_be_left_out() -> None:
 
 
 def test_check_level_reports_what_load_level_reports() -> None:
+    duplicate = grid_level(["BABA IS YOU"])
+    duplicate["entities"][2]["id"] = 1
+    outside = grid_level(["BABA IS YOU"])
+    outside["entities"][0]["x"] = 9
     cases = [
+        duplicate,
+        outside,
+        dict(grid_level(["baba"]), extra=1),
         grid_level(["FRAIL . ."]),
         grid_level(
             ["baba . ."], automata=[{"id": "a", "property": "YOU", "pattern": [{"action": "wait"}]}]
@@ -317,3 +324,59 @@ def test_a_board_just_under_the_budget_reads_every_rule() -> None:
 def test_ids_of_helper_agrees_with_the_analysis() -> None:
     level = grid_level(["baba BABA IS YOU"])
     assert analyze_level(level).effects[0].object_ids == tuple(ids_of(level, "baba"))
+
+
+# ---------------------------------------------------------- incremental reader
+
+
+def _stacks(level: dict[str, Any]) -> dict[tuple[int, int], list[tuple[int, str, str]]]:
+    cells: dict[tuple[int, int], list[tuple[int, str, str]]] = {}
+    for e in level["entities"]:
+        name = e["noun"] if e["kind"] == "object" else e["text"]
+        cells.setdefault((e["x"], e["y"]), []).append((e["id"], e["kind"], name))
+    return cells
+
+
+def test_a_reader_edited_cell_by_cell_reads_what_a_fresh_analysis_reads() -> None:
+    import random
+
+    rng = random.Random(3)
+    rows = [
+        "baba rock . water flag . .",
+        "BABA IS YOU . ROCK IS PUSH",
+        ". . . . . . .",
+        "WATER IS SINK . FLAG IS WIN",
+        "rock . rock+water . skull . .",
+        "SKULL IS DEFEAT . . . .",
+    ]
+    level = grid_level(rows)
+    reader = engine.LevelReader.from_document(level)
+    assert reader is not None
+    tokens = ["BABA", "ROCK", "IS", "AND", "YOU", "WIN", "SINK", "FLAG", "rock", "baba", "water"]
+    next_id = 100
+    for _ in range(120):
+        cells = _stacks(level)
+        cell = (rng.randrange(7), rng.randrange(6))
+        stack = list(cells.get(cell, []))
+        if stack and rng.random() < 0.4:
+            stack.pop()
+        else:
+            token = rng.choice(tokens)
+            kind = "object" if token.islower() else "word"
+            stack.append((next_id, kind, token.upper()))
+            next_id += 1
+        level["entities"] = [e for e in level["entities"] if (e["x"], e["y"]) != cell]
+        for i, kind, name in stack:
+            key = "noun" if kind == "object" else "text"
+            level["entities"].append({"id": i, "kind": kind, key: name, "x": cell[0], "y": cell[1]})
+        reader.edit({cell: stack})
+        assert reader.analyze().to_dict() == analyze_level(level, validate=False).to_dict()
+        try:
+            state = Game(load_level(copy.deepcopy(level))).state()
+        except engine.EngineError:
+            continue  # over the parse budget: nothing to compare with
+        read = reader.analyze()
+        assert [r.to_dict() for r in read.rules] == state["rules"]
+        assert (read.won, read.control_lost) == (state["won"], state["controlLost"])
+        objects = {e["id"]: e["noun"] for e in state["entities"] if e["kind"] == "object"}
+        assert dict(read.nouns) == objects
