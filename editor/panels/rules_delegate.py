@@ -40,7 +40,7 @@ class RuleItemDelegate(QStyledItemDelegate):
         self._renderer = renderer
 
     def _tile_size(self, option: QStyleOptionViewItem) -> int:
-        return max(16, option.fontMetrics.height() + 6)
+        return max(22, option.fontMetrics.height() + 10)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         size = super().sizeHint(option, index)

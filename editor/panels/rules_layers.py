@@ -95,8 +95,10 @@ class UnusedWordsLayer(_AnalysisLayer):
             return
         shade = QColor(self._renderer.theme.board)
         shade.setAlpha(170)
+        highlighted = canvas.highlight_cells()  # what a selection points at stays readable
         for pos in self._exposed_cells(canvas, exposed, self._cells):
-            painter.fillRect(canvas.cell_rect(pos), shade)
+            if pos not in highlighted:
+                painter.fillRect(canvas.cell_rect(pos), shade)
 
 
 class PropertyOverlayLayer(_AnalysisLayer):
