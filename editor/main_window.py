@@ -37,6 +37,7 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
+from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
 from editor.level_actions import LevelActions
 from editor.resources import icon
@@ -125,6 +126,8 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(self._on_canvas_hovered)
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
+
+        self.destroyed.connect(release_clipboard)  # a window that is never closed, too
 
         self.resize(1280, 820)
         self._restore_window()
@@ -458,4 +461,5 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+        release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
         event.accept()
