@@ -6,6 +6,14 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.interop.keke import (
+    KekeImport,
+    KekeReplay,
+    KekeUnsupported,
+    KekeUnsupportedError,
+    import_keke,
+)
+from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
 from engine.model import (
     ID_PATTERN,
     MAX_GRID_SIZE,
@@ -46,6 +54,12 @@ __all__ = [
     "EngineError",
     "FrailMechanic",
     "Game",
+    "KekeExport",
+    "KekeImport",
+    "KekeMisfit",
+    "KekeReplay",
+    "KekeUnsupported",
+    "KekeUnsupportedError",
     "Level",
     "MoveStep",
     "NounStyle",
@@ -63,7 +77,9 @@ __all__ = [
     "ValidationError",
     "WaitStep",
     "WordEntity",
+    "export_keke",
     "format_moves",
+    "import_keke",
     "load_level",
     "load_pack",
     "parse_moves",
