@@ -45,7 +45,7 @@ COLORS: dict[str, str] = {
     "BABA": "#d9396a",
     "SKULL": "#8e1d1d",
     "FLAG": "#ede285",
-    "FLOOR": "#4b5a3c",
+    "FLOOR": "#8a9a6b",
     "GRASS": "#5c8339",
     "LAVA": "#e49950",
     "ROCK": "#c29e46",
