@@ -38,6 +38,7 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.files import PackFiles
+from editor.io.keke_import import KekeImporter
 from editor.level_actions import LevelActions
 from editor.resources import icon
 from editor.settings import EditorSettings
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         ]
         self.select_tool = next(t for t in self.tools if isinstance(t, SelectTool))
         self.level_actions = LevelActions(self)
+        self.keke_importer = KekeImporter(self)
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -144,6 +146,7 @@ class MainWindow(QMainWindow):
             "actionNewPack": files.new_pack,
             "actionOpenPack": files.open_dialog,
             "actionOpenPackFolder": lambda: files.open_dialog(folder=True),
+            "actionImportKeke": lambda: self.keke_importer.start(),
             "actionSave": files.save,
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
@@ -222,6 +225,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu.addMenu("&Import"), "actionImportKeke")
         self._add(
             file_menu,
             None,
