@@ -6,14 +6,9 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
-from engine.interop.keke import (
-    KekeImport,
-    KekeReplay,
-    KekeUnsupported,
-    KekeUnsupportedError,
-    import_keke,
-)
+from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
 from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
+from engine.interop.keke_read import KekeUnsupported
 from engine.model import (
     ID_PATTERN,
     MAX_GRID_SIZE,

@@ -18,14 +18,9 @@ from typing import Any
 
 from engine.cli.common import open_pack, pack_json, write_atomic
 from engine.errors import ValidationError
-from engine.interop.keke import (
-    MAX_FILE_BYTES,
-    KekeSource,
-    KekeUnsupported,
-    KekeUnsupportedError,
-    import_keke,
-)
+from engine.interop.keke import KekeUnsupportedError, import_keke
 from engine.interop.keke_export import export_keke
+from engine.interop.keke_read import MAX_FILE_BYTES, KekeSource, KekeUnsupported
 
 #: Places listed for one character of one level before the rest are counted.
 MAX_PLACES = 6
