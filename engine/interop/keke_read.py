@@ -4,7 +4,7 @@ A level set is checked level by level and every problem is collected, so one run
 names them all (pointer, Keke id, row and column). Caps are checked before
 anything is walked: the file's size, the level count, each map's length (in
 :mod:`engine.interop.keke_key`) and the solutions' lengths, one by one and in
-all. Uses of what Rulegrid lacks are not problems here but
+all (weighted by board size). Uses of what Rulegrid lacks are not problems here but
 :class:`KekeUnsupported` records on the level; the caller decides.
 """
 
@@ -24,8 +24,12 @@ from engine.packs.validate import parse_json_text
 MAX_FILE_BYTES = 8 * 2**20
 MAX_LEVELS = 2_000
 MAX_SOLUTION = 10_000
-#: Replays are the costly part; their total length bounds the time an import may take.
-MAX_TOTAL_MOVES = 200_000
+#: Replays are the costly part. A move costs about 5 µs per entity on the board plus
+#: the turn's fixed cost (about ten entities' worth), so the sum over levels of
+#: moves x (entities + 10) bounds an import's time: 4,000,000 is 20-30 s; the
+#: largest published file needs 540,000.
+MAX_REPLAY_WORK = 4_000_000
+TURN_COST = 10
 MAX_TEXT = 200
 _WAITS = frozenset("sS")
 _MOVES = frozenset("udlrUDLR")
@@ -167,15 +171,18 @@ def _level_set(doc: object, label: str) -> list[Record]:
         )
     problems: list[Problem] = []
     records: list[Record] = []
-    total = 0
+    work = 0
     for index, item in enumerate(levels):
         record, found = _level(index, item, label)
         problems.extend(found)
         if record is None:
             continue
-        total += len(record.solution or "")
-        if total > MAX_TOTAL_MOVES:
-            message = f"the solutions hold more than {MAX_TOTAL_MOVES:,} moves in total"
+        work += len(record.solution or "") * (len(record.map.pieces) + TURN_COST)
+        if work > MAX_REPLAY_WORK:
+            message = (
+                f"replaying the solutions up to here takes {work:,} entity-moves, "
+                f"more than {MAX_REPLAY_WORK:,}"
+            )
             problems.append(_problem(index, "solution", "too-many", message, label, record.label))
             break
         records.append(record)

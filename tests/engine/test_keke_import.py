@@ -303,8 +303,9 @@ def test_caps_are_checked_before_the_walk() -> None:
     assert problems(huge) == [("bad.json", "1", "/levels/0/ascii", "keke-map")]
     long = {"levels": [{**GOOD, "solution": "u" * 10_001}]}
     assert problems(long) == [("bad.json", "1", "/levels/0/solution", "too-many")]
-    many = {"levels": [{**GOOD, "id": n, "solution": "u" * 9_000} for n in range(30)]}
-    assert problems(many)[0] == ("bad.json", "22", "/levels/22/solution", "too-many")
+    # 9,000 moves x (5 entities + 10) = 135,000 each: the 30th level passes 4,000,000.
+    many = {"levels": [{**GOOD, "id": n, "solution": "u" * 9_000} for n in range(40)]}
+    assert problems(many) == [("bad.json", "29", "/levels/29/solution", "too-many")]
     wide = "_" * 131 + "\n" + "_" * 131
     assert "at most 130" in message(wide)
     assert problems(b"\xff\xfe") == [("bad.json", None, "", "keke-format")]
