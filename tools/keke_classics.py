@@ -1,6 +1,6 @@
 """Regenerate ``packs/keke-classics.json`` from the Keke level files in ``tests/data/keke/raw/``.
 
-Run: ``python tools/keke_classics.py`` (about two minutes on two cores: the
+Run: ``python tools/keke_classics.py`` (about a minute on two cores: the
 ordering runs the solver on every level); ``--check`` compares instead of writing
 and exits 1 when the bundled pack is out of date.
 
