@@ -25,6 +25,7 @@ from engine.limits import (
     MAX_KEKE_REPLAY_WORK,
     MAX_KEKE_SOLUTION,
 )
+from engine.packs.load import read_bounded
 from engine.packs.validate import parse_json_text
 
 MAX_FILE_BYTES = MAX_KEKE_FILE_BYTES
@@ -99,7 +100,7 @@ def _read_source(source: KekeSource, name: str | None) -> tuple[str | Mapping[st
     if isinstance(source, os.PathLike):
         path = Path(source)
         label = name or path.name or str(path)
-        return _decode(_read_file(path, label), label), label
+        return _decode(read_bounded(path, MAX_FILE_BYTES, label), label), label
     label = name or "<keke>"
     if isinstance(source, bytes):
         return _decode(source, label), label
@@ -108,24 +109,6 @@ def _read_source(source: KekeSource, name: str | None) -> tuple[str | Mapping[st
             raise _too_large(label)
         return source, label
     raise TypeError(f"import_keke reads a path, text or a document, not {type(source).__name__}")
-
-
-def _read_file(path: Path, label: str) -> bytes:
-    try:
-        if not path.is_file():
-            reason = "it does not exist" if not path.exists() else "not a regular file"
-            raise ValidationError.single(
-                "", "unreadable", f"cannot read {path}: {reason}", pack=label
-            )
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ValidationError.single(
-            "", "unreadable", f"cannot read {path}: {exc.strerror or exc}", pack=label
-        ) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise _too_large(label)
-    return raw
 
 
 def _too_large(label: str) -> ValidationError:
