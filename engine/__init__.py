@@ -9,7 +9,13 @@ from engine.errors import EngineError, Problem, RuleComplexityError, ValidationE
 from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
 from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
 from engine.interop.keke_read import KekeUnsupported
-from engine.limits import MAX_GRID_SIZE, MAX_ID_LENGTH, PARSE_BUDGET, TOKEN_MAX_LENGTH
+from engine.limits import (
+    MAX_ENTITIES,
+    MAX_GRID_SIZE,
+    MAX_ID_LENGTH,
+    PARSE_BUDGET,
+    TOKEN_MAX_LENGTH,
+)
 from engine.model import (
     ID_PATTERN,
     Automaton,
@@ -38,6 +44,7 @@ __all__ = [
     "BASE_PROPERTIES",
     "FRAIL",
     "ID_PATTERN",
+    "MAX_ENTITIES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
     "OPERATORS",
