@@ -60,6 +60,13 @@ FILE_ACTIONS = (
         "Save the pack as a folder holding pack.json",
     ),
     ActionSpec(
+        "actionRestoreBackup",
+        "Restore &Backup…",
+        "",
+        "",
+        "Open a version of this pack that an earlier save kept",
+    ),
+    ActionSpec(
         "actionPackProperties", "Pack &Properties…", "", "properties", "Pack id, title and author"
     ),
     ActionSpec("actionQuit", "&Quit", SK.Quit, "", "Close the editor"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
@@ -40,6 +40,7 @@ from editor.documents.values import Pos
 from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
+from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
 from editor.resources import icon
 from editor.settings import EditorSettings
@@ -85,6 +86,8 @@ class MainWindow(QMainWindow):
         self.renderer = TileRenderer(self.look)
         self.undo_group = QUndoGroup(self)
         self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
+        self.recovery = RecoveryStore(self.settings.data_folder / "recovery")
+        self.autosaver = Autosaver(self.session, self.recovery, parent=self)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
         self.setCentralWidget(self.canvas)
@@ -148,6 +151,7 @@ class MainWindow(QMainWindow):
         self.activate_tool(self.tools[0])
         if pack_path is None or not self.files.open_path(pack_path, ask_first=False):
             self.session.set_pack(PackDocument.untitled())
+        QTimer.singleShot(0, self._offer_recovery)  # once the window is up
 
     # ------------------------------------------------------------ public API
     def show_message(self, text: str) -> None:
@@ -185,6 +189,7 @@ class MainWindow(QMainWindow):
             "actionSave": files.save,
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
+            "actionRestoreBackup": files.restore_backup,
             "actionPackProperties": la.edit_pack_properties,
             "actionQuit": self.close,
             "actionCut": la.cut,
@@ -265,6 +270,7 @@ class MainWindow(QMainWindow):
             "actionSave",
             "actionSaveAs",
             "actionSaveAsFolder",
+            "actionRestoreBackup",
             None,
             "actionPackProperties",
             None,
@@ -475,4 +481,8 @@ class MainWindow(QMainWindow):
         self.settings.window_state = self.saveState()
         self.settings.sync()
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
+        self.autosaver.discard()  # a clean exit leaves no recovery file
         event.accept()
+
+    def _offer_recovery(self) -> None:
+        offer_recovery(self.recovery, self.dialogs, self, self.session)
