@@ -18,14 +18,16 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 import engine
@@ -107,6 +109,8 @@ class RecoveryStore:
 class Autosaver(QObject):
     """Writes the open pack's unsaved changes to a recovery file after each edit burst."""
 
+    _failed = Signal(str)  # from the writer thread, delivered on the UI thread
+
     def __init__(
         self,
         session: Session,
@@ -125,8 +129,14 @@ class Autosaver(QObject):
         self._first_unsaved: float | None = None  # monotonic time of the first unsaved edit
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.write_now)
+        self._timer.timeout.connect(lambda: self.write_now(background=True))
+        # One writer thread keeps writes in order; the lock and generation make sure a
+        # discard is never undone by a write that was already on its way.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        self._lock = threading.Lock()
+        self._generation = 0
         self._links = Connections()
+        self._failed.connect(session.message.emit, Qt.ConnectionType.QueuedConnection)
         session.pack_changed.connect(self._on_pack_changed)
         if session.pack is not None:
             self._on_pack_changed(session.pack)
@@ -140,8 +150,12 @@ class Autosaver(QObject):
         """How long after a burst, and at most after its first edit, the file is written."""
         self._quiet_ms, self._max_wait_ms = quiet_ms, max_wait_ms
 
-    def write_now(self) -> None:
-        """Write the recovery file now if the pack has unsaved changes (else drop it)."""
+    def write_now(self, *, background: bool = False) -> None:
+        """Write the recovery file if the pack has unsaved changes (else drop it).
+
+        The pack's data is taken here, on the UI thread; with ``background`` the
+        JSON text and the disk write (with its fsync) happen on the writer thread.
+        """
         self._timer.stop()
         pack = self._session.pack
         if pack is None or not pack.is_dirty():
@@ -149,21 +163,38 @@ class Autosaver(QObject):
             return
         if self._file is None:
             self._file = self._store.new_file()
-        try:
-            self._store.write(self._file, pack.to_data(), pack.path)
-        except (OSError, ValueError) as exc:  # a full disk must not stop the author
-            self._session.message.emit(f"Could not write the recovery file: {exc}")
-            return
+        job = (self._file, pack.to_data(), pack.path, self._generation)
         self._first_unsaved = None
+        if background:
+            self._writer.submit(self._write, *job)
+        else:
+            self._write(*job)
+
+    def _write(
+        self, file: Path, data: dict[str, Any], pack_path: Path | None, generation: int
+    ) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return  # discarded since: the work was saved or undone
+            try:
+                self._store.write(file, data, pack_path)
+            except (OSError, ValueError) as exc:  # a full disk must not stop the author
+                self._failed.emit(f"Could not write the recovery file: {exc}")
 
     def discard(self) -> None:
         """Remove the recovery file (a save, a clean undo, a clean exit)."""
         self._timer.stop()
         self._first_unsaved = None
-        if self._file is not None:
-            with contextlib.suppress(OSError):
-                self._store.discard(self._file)
-            self._file = None
+        with self._lock:
+            self._generation += 1
+            if self._file is not None:
+                with contextlib.suppress(OSError):
+                    self._store.discard(self._file)
+                self._file = None
+
+    def wait(self) -> None:
+        """Block until every write already asked for is on disk (tests, shutdown)."""
+        self._writer.submit(lambda: None).result()
 
     # ----------------------------------------------------------------- slots
     def _on_pack_changed(self, pack: PackDocument) -> None:
