@@ -150,6 +150,25 @@ LEVEL_ACTIONS = (
 )
 
 
+HELP_ACTIONS = (
+    ActionSpec(
+        "actionGettingStarted",
+        "&Getting Started",
+        SK.HelpContents,
+        "",
+        "Paint a sentence, see its rule, play, solve, validate, share",
+    ),
+    ActionSpec(
+        "actionShortcuts",
+        "&Keyboard Shortcuts",
+        "Ctrl+/",
+        "",
+        "Every action that has a key, from the actions themselves",
+    ),
+    ActionSpec("actionAbout", "&About Rulegrid", "", "", "Versions of Rulegrid, Python and Qt"),
+)
+
+
 def shortcut_text(shortcut: Shortcut) -> str:
     if shortcut is None or shortcut == "":
         return ""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from editor.actions import (
     EDIT_ACTIONS,
     FILE_ACTIONS,
+    HELP_ACTIONS,
     LEVEL_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
@@ -54,6 +55,13 @@ from editor.tools import (
     Tool,
 )
 from editor.views.canvas import GridCanvas
+from editor.views.help import (
+    HelpDialog,
+    WelcomePanel,
+    about_html,
+    getting_started_html,
+    shortcuts_html,
+)
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
 from editor.views.look import Look
@@ -157,6 +165,24 @@ class MainWindow(QMainWindow):
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
 
+    def show_help(self, page: str) -> HelpDialog:
+        """Open a help page ("gettingStarted", "shortcuts" or "about"), non-modal."""
+        titles = {
+            "gettingStarted": "Getting Started",
+            "shortcuts": "Keyboard Shortcuts",
+            "about": "About Rulegrid",
+        }
+        dialog = self.findChild(HelpDialog, page) or HelpDialog(titles[page], page, self)
+        if page == "gettingStarted":
+            dialog.set_html(getting_started_html(dialog.browser, self.renderer))
+        elif page == "shortcuts":
+            dialog.set_html(shortcuts_html(self.actions_by_id.values()))
+        else:
+            dialog.set_html(about_html())
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
     def activate_tool(self, tool: Tool) -> None:
         self.canvas.set_tool(tool)
         self.actions_by_id[tool.action_id].setChecked(True)
@@ -190,6 +216,9 @@ class MainWindow(QMainWindow):
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
             "actionRestoreBackup": files.restore_backup,
+            "actionGettingStarted": lambda: self.show_help("gettingStarted"),
+            "actionShortcuts": lambda: self.show_help("shortcuts"),
+            "actionAbout": lambda: self.show_help("about"),
             "actionPackProperties": la.edit_pack_properties,
             "actionQuit": self.close,
             "actionCut": la.cut,
@@ -217,7 +246,9 @@ class MainWindow(QMainWindow):
         }
         self.actions_by_id.update(
             build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
+                self,
+                FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + HELP_ACTIONS,
+                handlers,
             )
         )
         self.actions_by_id["actionZoomIn"].setShortcuts(
@@ -322,6 +353,8 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self.help_menu = bar.addMenu("&Help")
+        self._add(self.help_menu, "actionGettingStarted", "actionShortcuts", None, "actionAbout")
         main = QToolBar("Main", self)
         main.setObjectName("mainToolBar")
         main.setIconSize(QSize(20, 20))
@@ -370,6 +403,20 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        if not self.settings.welcomed:
+            self._add_welcome(right)
+
+    def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
+        """The first start's welcome panel, until the author dismisses it ("Got it")."""
+        welcome = WelcomePanel(self.renderer)
+        dock = self.docks.add("welcome", "Welcome", welcome, area, tabify_with="stackInspector")
+        dock.raise_()  # the first thing a new author reads
+
+        def dismiss() -> None:
+            self.settings.welcomed = True
+            dock.close()
+
+        welcome.dismissed.connect(dismiss)
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()

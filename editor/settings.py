@@ -101,6 +101,15 @@ class EditorSettings:
     def sync(self) -> None:
         self._store.sync()
 
+    @property
+    def welcomed(self) -> bool:
+        """Whether the author dismissed the first start's welcome panel."""
+        return _as_bool(self._store.value("view/welcomed", False))
+
+    @welcomed.setter
+    def welcomed(self, value: bool) -> None:
+        self._store.setValue("view/welcomed", bool(value))
+
     # ------------------------------------------------------ data and backups
     @property
     def data_folder(self) -> Path:
