@@ -28,7 +28,7 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.load import load_pack
+from engine.packs.load import load_pack, load_pack_document
 from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import load_level
 from engine.play.analysis import (
@@ -104,6 +104,7 @@ __all__ = [
     "import_keke",
     "load_level",
     "load_pack",
+    "load_pack_document",
     "parse_moves",
     "replay",
     "save_pack",
