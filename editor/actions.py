@@ -106,6 +106,25 @@ VIEW_ACTIONS = (
         checkable=True,
     ),
 )
+#: View toggles of the rules panel (docs/editor.md, "Rules panel").
+RULES_VIEW_ACTIONS = (
+    ActionSpec(
+        "actionDimUnusedWords",
+        "Dim &Unused Words",
+        "Ctrl+Shift+U",
+        "",
+        "Dim every word that forms no rule at move 0, as the game does",
+        checkable=True,
+    ),
+    ActionSpec(
+        "actionPropertyOverlay",
+        "&Property Overlay",
+        "Ctrl+Shift+B",
+        "",
+        "Badges on objects for what they are at move 0 (YOU, WIN, STOP …)",
+        checkable=True,
+    ),
+)
 LEVEL_ACTIONS = (
     ActionSpec(
         "actionAddLevel",

@@ -26,6 +26,7 @@ from editor.actions import (
     FILE_ACTIONS,
     HELP_ACTIONS,
     LEVEL_ACTIONS,
+    RULES_VIEW_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -43,8 +44,10 @@ from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
+from editor.panels.rules_panel import RulesPanel
 from editor.resources import icon
 from editor.settings import EditorSettings
+from editor.tasks.analysis import AnalysisService
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -114,6 +117,8 @@ class MainWindow(QMainWindow):
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
+        self.analysis = AnalysisService(self.session, self)
+        self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -243,11 +248,17 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
         }
         self.actions_by_id.update(
             build_actions(
                 self,
-                FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + HELP_ACTIONS,
+                FILE_ACTIONS
+                + EDIT_ACTIONS
+                + VIEW_ACTIONS
+                + RULES_VIEW_ACTIONS
+                + LEVEL_ACTIONS
+                + HELP_ACTIONS,
                 handlers,
             )
         )
@@ -332,6 +343,9 @@ class MainWindow(QMainWindow):
             "actionShowGrid",
             "actionDarkTheme",
             None,
+            "actionDimUnusedWords",
+            "actionPropertyOverlay",
+            None,
         )
         self.panels_menu = view.addMenu("&Panels")
         tools_menu = bar.addMenu("&Tools")
@@ -403,6 +417,9 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.docks.add(
+            "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
+        ).raise_()
         if not self.settings.welcomed:
             self._add_welcome(right)
 
