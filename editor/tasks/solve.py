@@ -9,10 +9,10 @@ process must never be forked). ``editor.tasks.solve_worker`` is the child's side
 costs about half a second), hands each a job, and polls their pipes from a
 ``QTimer`` on the UI thread while work is outstanding: every callback runs on the
 UI thread, and a poll costs microseconds. Inputs are plain data captured when a
-job is submitted (``level.to_data()``), never documents. When a pool shuts down
-(its window closes), its idle workers go back to a process-wide host, the way
-``QThreadPool.globalInstance()`` keeps threads, and the next pool reuses them;
-workers left at exit are terminated.
+job is submitted (``level.to_data()``), never documents. A pool holds workers only
+while it has work: idle workers wait in a process-wide host, the way
+``QThreadPool.globalInstance()`` keeps threads, so the next job or the next
+window's pool reuses them; workers left at exit are terminated.
 
 Cancel is cooperative and quick (a shared integer the solver reads before every
 expansion, so well under 100 ms); a worker that does not answer within
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import itertools
 import multiprocessing
 import time
@@ -145,6 +146,20 @@ _HOST = _Host()
 atexit.register(_HOST.close)
 
 
+def _abandon(workers: list[_Worker]) -> None:
+    """Empty ``workers`` in place: idle ones go back to the host, busy ones end."""
+    taken = list(workers)
+    workers.clear()
+    for worker in taken:
+        if worker.job is not None:
+            worker.signal_stop()
+    for worker in taken:
+        if worker.job is None:
+            _HOST.release(worker)
+        else:
+            worker.reap()
+
+
 def kept_worker_pids() -> list[int]:
     """The idle workers waiting for the next pool (tests: anything else is a leak)."""
     return [w.process.pid for w in _HOST.idle if w.process.pid is not None]
@@ -171,6 +186,9 @@ class SolverPool(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
+        # A pool deleted without shutdown (its window's close was refused, then the
+        # window went away) must not leave processes behind: the hook sees only the list.
+        self.destroyed.connect(functools.partial(_abandon, self._workers))
 
     def submit(
         self,
@@ -223,15 +241,7 @@ class SolverPool(QObject):
         """Stop every job now; idle workers are kept for the next pool, busy ones end."""
         self._timer.stop()
         self._queue.clear()
-        workers, self._workers = self._workers, []
-        busy = [w for w in workers if w.job is not None]
-        for worker in busy:
-            worker.signal_stop()
-        for worker in workers:
-            if worker.job is None:
-                _HOST.release(worker)
-            else:
-                worker.reap()
+        _abandon(self._workers)
 
     # ---------------------------------------------------------------- internal
     def _dispatch(self) -> None:
@@ -275,6 +285,7 @@ class SolverPool(QObject):
         self._dispatch()
         if self.idle():
             self._timer.stop()
+            _abandon(self._workers)  # idle workers wait in the host, not in an idle pool
 
     def _handle(self, worker: _Worker, kind: str, job_id: int, data: Any) -> None:
         job = worker.job

@@ -56,9 +56,10 @@ ROOM = grid_level(
 
 @pytest.fixture(autouse=True)
 def _no_busy_workers() -> Iterator[None]:
-    """Every worker process left after a test is an idle one kept for the next window."""
+    """Every worker process a test started is gone, or idle and kept for the next window."""
+    before = {p.pid for p in multiprocessing.active_children()}
     yield
-    leaked = {p.pid for p in multiprocessing.active_children()} - set(kept_worker_pids())
+    leaked = {p.pid for p in multiprocessing.active_children()} - before - set(kept_worker_pids())
     assert not leaked, f"solver processes still running: {leaked}"
 
 
