@@ -23,6 +23,8 @@ own id. Job ids only grow, so a late cancel can never stop a later job.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import traceback
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
@@ -30,6 +32,7 @@ from typing import Any, Protocol
 import engine
 
 PROGRESS_INTERVAL = 0.1  # seconds between progress messages
+NICENESS = 5  # a worker yields the CPU to the editor's UI thread when cores are scarce
 
 
 class SharedInt(Protocol):
@@ -40,6 +43,8 @@ class SharedInt(Protocol):
 
 def serve(conn: Connection, cancel_up_to: SharedInt) -> None:
     """Run jobs from ``conn`` until told to stop or the editor goes away."""
+    with contextlib.suppress(AttributeError, OSError):  # os.nice is POSIX only
+        os.nice(NICENESS)
     while True:
         try:
             job = conn.recv()

@@ -102,17 +102,15 @@ class LevelsModel(QAbstractListModel):
             return level.title or level.level_id
         if role == Qt.ItemDataRole.EditRole:
             return level.title
-        status = self._statuses.status(level) if self._statuses is not None else None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            size = (
-                f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
-            )
-            return size if status is None else f"{size}\n{status.long_text()}"
         if role == Qt.ItemDataRole.UserRole:
             return level.level_id
+        if role not in (Qt.ItemDataRole.ToolTipRole, STATUS_ROLE):
+            return None
+        status = self._statuses.status(level) if self._statuses is not None else None
         if role == STATUS_ROLE:
             return status
-        return None
+        size = f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
+        return size if status is None else f"{size}\n{status.long_text()}"
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         base = Qt.ItemFlag.ItemIsDropEnabled
@@ -265,6 +263,7 @@ class LevelListPanel(QWidget):
         self.view.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setAlternatingRowColors(True)
+        self.view.setUniformItemSizes(True)  # a status update must not measure every row again
         self.toolbar = QToolBar(self)
         self.toolbar.setObjectName("levelListToolBar")
         self.toolbar.setIconSize(QSize(16, 16))

@@ -2,9 +2,9 @@
 
 Each level is checked by :func:`engine.solve.verify.verify_level` (the same checks
 as the editor's level list): the intended solution still wins, the solver finds a
-solution (none shorter than the intended one) or proves there is none. Levels run
-on a pool of processes (``--jobs``, default: every core); ``--jobs 1`` runs them
-here, one after another. Rows come out in pack order; while levels run and
+solution (none shorter than the intended one) or proves there is none. ``--jobs N``
+(default: every core) verifies N levels at once: this process and N - 1 spawned
+workers; ``--jobs 1`` runs them here, one after another. Rows come out in pack order; while levels run and
 standard error is a terminal, a progress line there counts them.
 
 Exit 0 when no level fails, 3 when some level's status is one of ``--fail-on``
@@ -15,13 +15,15 @@ pack), 2 for wrong usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
+import queue
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, TextIO
 
 from engine.cli.common import open_pack
@@ -109,38 +111,117 @@ def verify_levels(
 ) -> list[LevelVerdict]:
     """Verify ``levels``, ``jobs`` at a time; ``done(index, verdict)`` as each finishes.
 
-    With more than one job the levels run in spawned worker processes (never
-    forked: a parent holding threads or a GUI must not be copied).
-    ``heartbeat`` is called about twice a second while levels run.
+    With more than one job, ``jobs - 1`` spawned worker processes (never forked: a
+    parent holding threads or a GUI must not be copied) and this process take
+    levels from one shared counter, a worker only once it has started (about half
+    a second). This process starts at once, so a small pack is done before the
+    workers are up (they are then terminated, not awaited), and a large one keeps
+    every core busy. ``done`` and ``heartbeat``
+    (about twice a second) are called on this thread.
     """
-    verdicts: dict[int, LevelVerdict] = {}
-    if jobs <= 1 or len(levels) <= 1:
-        beat = None if heartbeat is None else (lambda _report: heartbeat())
-        for index, level in enumerate(levels):
-            verdicts[index] = verify_level(level, settings, progress=beat)
-            if done is not None:
-                done(index, verdicts[index])
-        return [verdicts[i] for i in range(len(levels))]
+    runner = _Runner(levels, settings, done, heartbeat)
+    workers = min(jobs, len(levels)) - 1
+    if workers < 1:
+        runner.work_here()
+        return runner.results()
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(jobs, len(levels)), mp_context=context) as pool:
-        pending: dict[Future[LevelVerdict], int] = {
-            pool.submit(verify_level, level, settings): index for index, level in enumerate(levels)
-        }
+    with context.Pool(workers) as pool:  # leaving the block terminates the workers
+        runner.pool = pool
+        for _ in range(workers):  # a worker gets levels once it has started
+            pool.apply_async(_ready, callback=lambda _answer: runner.feed())
+        runner.work_here()
+    return runner.results()
+
+
+def _ready() -> None:
+    """A worker's first task: answering it says the worker has started."""
+
+
+class _Runner:
+    """The shared counter of levels, the answers, and the work this process does."""
+
+    def __init__(
+        self,
+        levels: Sequence[Level],
+        settings: VerifySettings,
+        done: Callable[[int, LevelVerdict], None] | None,
+        heartbeat: Callable[[], None] | None,
+    ) -> None:
+        self.levels = levels
+        self.settings = settings
+        self.done = done
+        self.heartbeat = heartbeat
+        self.pool: Any = None  # a multiprocessing pool, once there is one
+        self.verdicts: dict[int, LevelVerdict] = {}
+        # (index, verdict), (index, error) or (index, None): "verify it here"
+        self.answers: queue.SimpleQueue[tuple[int, LevelVerdict | BaseException | None]] = (
+            queue.SimpleQueue()
+        )
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> int | None:
+        with self._lock:
+            if self._next >= len(self.levels):
+                return None
+            self._next += 1
+            return self._next - 1
+
+    def feed(self) -> None:
+        """Give the pool the next level (also called from the pool's result thread)."""
+        index = self.take()
+        if index is None:
+            return
         try:
-            while pending:
-                finished, _ = wait(pending, timeout=_BEAT, return_when=FIRST_COMPLETED)
-                if heartbeat is not None:
-                    heartbeat()
-                for future in finished:
-                    index = pending.pop(future)
-                    verdicts[index] = future.result()
-                    if done is not None:
-                        done(index, verdicts[index])
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
-    return [verdicts[i] for i in range(len(levels))]
+            self.pool.apply_async(
+                verify_level,
+                (self.levels[index], self.settings),
+                callback=lambda verdict: self._answered(index, verdict),
+                error_callback=lambda error: self.answers.put((index, error)),
+            )
+        except ValueError:  # the pool no longer takes work: this process does the level
+            self.answers.put((index, None))
+
+    def _answered(self, index: int, verdict: LevelVerdict) -> None:
+        self.answers.put((index, verdict))
+        self.feed()
+
+    def work_here(self) -> None:
+        beat = None if self.heartbeat is None else (lambda _report: self._collect())
+        while len(self.verdicts) < len(self.levels):
+            index = self.take()
+            if index is not None:
+                self._record(index, verify_level(self.levels[index], self.settings, progress=beat))
+                self._collect()
+                continue
+            with contextlib.suppress(queue.Empty):
+                self._receive(*self.answers.get(timeout=_BEAT))
+            self._collect()
+
+    def _collect(self) -> None:
+        while True:
+            try:
+                self._receive(*self.answers.get_nowait())
+            except queue.Empty:
+                break
+        if self.heartbeat is not None:
+            self.heartbeat()
+
+    def _receive(self, index: int, answer: LevelVerdict | BaseException | None) -> None:
+        if answer is None:
+            self._record(index, verify_level(self.levels[index], self.settings))
+        elif isinstance(answer, BaseException):
+            raise answer
+        else:
+            self._record(index, answer)
+
+    def _record(self, index: int, verdict: LevelVerdict) -> None:
+        self.verdicts[index] = verdict
+        if self.done is not None:
+            self.done(index, verdict)
+
+    def results(self) -> list[LevelVerdict]:
+        return [self.verdicts[i] for i in range(len(self.levels))]
 
 
 def run(args: argparse.Namespace) -> int:
