@@ -8,7 +8,10 @@ three minutes on two cores; ``--skip-keke`` leaves out the two long runs).
    the tutorial pack and on the Keke corpus (``packs/keke-classics.json``: its 113
    levels with their human solutions as intended solutions), with one job and with
    every core. Wall time including the pool's start; the speed-up should approach
-   the core count. The tutorial's time is the median of three runs.
+   the core count. The tutorial's time is the median of three runs. The CPU time
+   spent here and in the workers says how evenly the work was split (the speed-up
+   the split allows on free cores), which a shared, loaded machine cannot show in
+   wall time; the load average is printed with it.
 2. The UI thread while the solver panel solves: the real window on the Keke pack
    (so the level list's background verification runs too), ``actionSolve`` on a
    level whose search runs for seconds, a 1 ms probe timer on the UI thread; the
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -43,6 +47,13 @@ KEKE = ROOT / "packs" / "keke-classics.json"
 HEAVY = "biy-153"  # breadth-first search runs past a million positions on this one
 
 
+def cpu_seconds() -> tuple[float, float]:
+    """CPU seconds of this process and of its finished children so far."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
+
 def bench_verify(path: Path, runs: int) -> None:
     pack = engine.load_pack(path)
     settings = engine.VerifySettings()
@@ -50,21 +61,33 @@ def bench_verify(path: Path, runs: int) -> None:
     times: dict[int, float] = {}
     for jobs in sorted({1, cores}):
         samples = []
+        here = workers = 0.0
         for _ in range(runs):
+            self_before, kids_before = cpu_seconds()
             began = time.perf_counter()
             verdicts = verify_levels(list(pack.levels), settings, jobs=jobs)
             samples.append(time.perf_counter() - began)
+            self_after, kids_after = cpu_seconds()
+            here += (self_after - self_before) / runs
+            workers += (kids_after - kids_before) / runs
         times[jobs] = statistics.median(samples)
         counts: dict[str, int] = {}
         for verdict in verdicts:
             counts[str(verdict.status)] = counts.get(str(verdict.status), 0) + 1
         summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-        print(f"   {path.name:<22} --jobs {jobs}: {times[jobs]:7.2f} s   ({summary})")
+        split = f"; CPU {here:.1f} s here + {workers:.1f} s in workers" if jobs > 1 else ""
+        print(f"   {path.name:<22} --jobs {jobs}: {times[jobs]:7.2f} s wall   ({summary}{split})")
+        if jobs > 1 and here > 0:
+            bound = (here + workers) / max(here, workers / (jobs - 1))
+            print(
+                f"   {path.name:<22} work split: at most {bound:.2f}x faster on {jobs} free cores"
+            )
     if cores > 1:
         speedup = times[1] / times[cores]
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(
-            f"   {path.name:<22} speed-up with {cores} jobs: {speedup:.2f}x "
-            f"(goal: approach {cores}x)"
+            f"   {path.name:<22} measured speed-up with {cores} jobs: {speedup:.2f}x "
+            f"(goal: approach {cores}x; machine load {load:.1f} on {cores} cores)"
         )
 
 

@@ -19,12 +19,14 @@ import contextlib
 import json
 import multiprocessing
 import os
-import queue
 import sys
-import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as connection_wait
+from multiprocessing.process import BaseProcess
+from typing import Any, TextIO, cast
 
 from engine.cli.common import open_pack
 from engine.cli.solve import _count, _seconds
@@ -112,33 +114,42 @@ def verify_levels(
     """Verify ``levels``, ``jobs`` at a time; ``done(index, verdict)`` as each finishes.
 
     With more than one job, ``jobs - 1`` spawned worker processes (never forked: a
-    parent holding threads or a GUI must not be copied) and this process take
-    levels from one shared counter, a worker only once it has started (about half
-    a second). This process starts at once, so a small pack is done before the
-    workers are up (they are then terminated, not awaited), and a large one keeps
-    every core busy. ``done`` and ``heartbeat``
+    parent holding threads or a GUI must not be copied) help this process, which
+    starts at once: a worker gets a level only once it has started (about half a
+    second), so a small pack is done before the workers are up (they are then
+    terminated, not awaited), and a large one keeps every core busy. This process
+    hands out levels between its own solver's progress reports. A worker that
+    dies is not replaced: its level is done here. ``done`` and ``heartbeat``
     (about twice a second) are called on this thread.
     """
     runner = _Runner(levels, settings, done, heartbeat)
-    workers = min(jobs, len(levels)) - 1
-    if workers < 1:
-        runner.work_here()
-        return runner.results()
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(workers) as pool:  # leaving the block terminates the workers
-        runner.pool = pool
-        for _ in range(workers):  # a worker gets levels once it has started
-            pool.apply_async(_ready, callback=lambda _answer: runner.feed())
-        runner.work_here()
-    return runner.results()
+    try:
+        runner.start_workers(min(jobs, len(levels)) - 1)
+        runner.run()
+    finally:
+        runner.stop_workers()
+    return [runner.verdicts[i] for i in range(len(levels))]
 
 
-def _ready() -> None:
-    """A worker's first task: answering it says the worker has started."""
+def _serve(conn: Connection) -> None:
+    """A worker: say it is ready, then verify each ``(index, level, settings)`` sent."""
+    conn.send(("ready", -1, None))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        index, level, settings = job
+        try:
+            conn.send(("done", index, verify_level(level, settings)))
+        except Exception:  # report it: the parent raises it
+            conn.send(("error", index, traceback.format_exc()))
 
 
 class _Runner:
-    """The shared counter of levels, the answers, and the work this process does."""
+    """Levels handed out in order to this process and to started workers."""
 
     def __init__(
         self,
@@ -151,77 +162,81 @@ class _Runner:
         self.settings = settings
         self.done = done
         self.heartbeat = heartbeat
-        self.pool: Any = None  # a multiprocessing pool, once there is one
         self.verdicts: dict[int, LevelVerdict] = {}
-        # (index, verdict), (index, error) or (index, None): "verify it here"
-        self.answers: queue.SimpleQueue[tuple[int, LevelVerdict | BaseException | None]] = (
-            queue.SimpleQueue()
-        )
-        self._next = 0
-        self._lock = threading.Lock()
+        self.pending = list(range(len(levels)))[::-1]  # popped from the end: pack order
+        self.workers: dict[
+            Connection, tuple[BaseProcess, int | None]
+        ] = {}  # conn: (process, level)
+        self.last_beat = time.perf_counter()
 
-    def take(self) -> int | None:
-        with self._lock:
-            if self._next >= len(self.levels):
-                return None
-            self._next += 1
-            return self._next - 1
+    def start_workers(self, count: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        for _ in range(max(0, count)):
+            conn, child = context.Pipe(duplex=True)
+            process = context.Process(target=_serve, args=(child,), daemon=True)
+            process.start()
+            child.close()
+            self.workers[conn] = (process, None)
 
-    def feed(self) -> None:
-        """Give the pool the next level (also called from the pool's result thread)."""
-        index = self.take()
-        if index is None:
-            return
-        try:
-            self.pool.apply_async(
-                verify_level,
-                (self.levels[index], self.settings),
-                callback=lambda verdict: self._answered(index, verdict),
-                error_callback=lambda error: self.answers.put((index, error)),
-            )
-        except ValueError:  # the pool no longer takes work: this process does the level
-            self.answers.put((index, None))
+    def stop_workers(self) -> None:
+        for conn, (process, _) in self.workers.items():
+            with contextlib.suppress(OSError):
+                conn.close()
+            process.terminate()
+        for process, _ in self.workers.values():
+            process.join(2.0)
+            if process.is_alive():
+                process.kill()
+                process.join(2.0)
+        self.workers.clear()
 
-    def _answered(self, index: int, verdict: LevelVerdict) -> None:
-        self.answers.put((index, verdict))
-        self.feed()
-
-    def work_here(self) -> None:
-        beat = None if self.heartbeat is None else (lambda _report: self._collect())
+    def run(self) -> None:
+        progress = (lambda _report: self.service(0.0)) if self.workers or self.heartbeat else None
         while len(self.verdicts) < len(self.levels):
-            index = self.take()
-            if index is not None:
-                self._record(index, verify_level(self.levels[index], self.settings, progress=beat))
-                self._collect()
-                continue
-            with contextlib.suppress(queue.Empty):
-                self._receive(*self.answers.get(timeout=_BEAT))
-            self._collect()
+            if self.pending:
+                index = self.pending.pop()
+                self.record(
+                    index, verify_level(self.levels[index], self.settings, progress=progress)
+                )
+                self.service(0.0)
+            else:
+                self.service(_BEAT)
 
-    def _collect(self) -> None:
-        while True:
-            try:
-                self._receive(*self.answers.get_nowait())
-            except queue.Empty:
-                break
-        if self.heartbeat is not None:
+    def service(self, timeout: float) -> None:
+        """Read what workers said (waiting up to ``timeout``), give idle ones a level."""
+        if self.workers:
+            for conn in connection_wait(list(self.workers), timeout):
+                self.hear(cast(Connection, conn))
+        elif timeout:
+            time.sleep(timeout)
+        now = time.perf_counter()
+        if self.heartbeat is not None and now - self.last_beat >= _BEAT / 2:
+            self.last_beat = now
             self.heartbeat()
 
-    def _receive(self, index: int, answer: LevelVerdict | BaseException | None) -> None:
-        if answer is None:
-            self._record(index, verify_level(self.levels[index], self.settings))
-        elif isinstance(answer, BaseException):
-            raise answer
-        else:
-            self._record(index, answer)
+    def hear(self, conn: Connection) -> None:
+        process, index = self.workers[conn]
+        try:
+            kind, number, answer = conn.recv()
+        except (EOFError, OSError):  # the worker died: its level is done here
+            del self.workers[conn]
+            if index is not None:
+                self.pending.append(index)
+            return
+        if kind == "error":
+            raise RuntimeError(f"verifying level {number + 1} failed in a worker:\n{answer}")
+        if kind == "done":
+            self.record(number, answer)
+        self.workers[conn] = (process, None)
+        if self.pending:
+            next_index = self.pending.pop()
+            conn.send((next_index, self.levels[next_index], self.settings))
+            self.workers[conn] = (process, next_index)
 
-    def _record(self, index: int, verdict: LevelVerdict) -> None:
+    def record(self, index: int, verdict: LevelVerdict) -> None:
         self.verdicts[index] = verdict
         if self.done is not None:
             self.done(index, verdict)
-
-    def results(self) -> list[LevelVerdict]:
-        return [self.verdicts[i] for i in range(len(self.levels))]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import engine
 from engine.cli import main
-from engine.cli.verify import _ProgressLine
+from engine.cli import verify as verify_module
+from engine.cli.verify import _ProgressLine, _Runner
 from tests.engine.test_verify import ROOM_ROWS, RULE_ROWS, STUCK_ROWS, WALK_ROWS, level
 from tests.support import PACKS_DIR, pack_document
 
 Capture = pytest.CaptureFixture[str]
 KINDS = ("unsolvable", "unknown", "broken", "shortcut")
 GOOD = level(WALK_ROWS, "RRR", id="good")
+STUCK = level(STUCK_ROWS, id="stuck")
 # One level per failing kind; "unknown" is the stuck level under a budget of 2 states.
 FAILING_LEVEL = {
     "unsolvable": level(STUCK_ROWS, id="bad"),
@@ -154,3 +161,61 @@ def test_the_progress_line_counts_levels_and_clears_itself() -> None:
     assert "\rverified 0/3 levels, 0 s" in text
     assert "\rverified 1/3 levels, 0 s" in text
     assert text.endswith("\r\x1b[K")
+
+
+def test_workers_alone_give_the_same_verdicts_as_this_process() -> None:
+    levels = [engine.load_level(lv) for lv in (GOOD, FAILING_LEVEL["shortcut"], STUCK)]
+    settings = engine.VerifySettings()
+    runner = _Runner(levels, settings, None, None)
+    runner.start_workers(2)
+    try:
+        deadline = time.monotonic() + 120
+        while len(runner.verdicts) < len(levels) and time.monotonic() < deadline:
+            runner.service(0.5)  # this process only hands out levels and listens
+    finally:
+        runner.stop_workers()
+    here = [engine.verify_level(level, settings) for level in levels]
+    assert [runner.verdicts[i].to_dict()["status"] for i in range(3)] == [
+        "solved",
+        "shortcut",
+        "unsolvable",
+    ]
+    for mine, theirs in zip(here, (runner.verdicts[i] for i in range(3)), strict=True):
+        assert without_seconds(theirs.to_dict()) == without_seconds(mine.to_dict())
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_worker_that_dies_leaves_its_level_to_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    here: list[str] = []
+
+    def counted(level: engine.Level, *args: Any, **kwargs: Any) -> engine.LevelVerdict:
+        here.append(level.id)
+        return engine.verify_level(level, *args, **kwargs)
+
+    monkeypatch.setattr(verify_module, "verify_level", counted)
+    # Seconds of search without a win: the worker is surely still at it when it dies.
+    rooms = ["BABA IS YOU . . . . .", *[". rock . . rock . . ."] * 5, "baba . . . . . . ."]
+    levels = [engine.load_level(level([*rooms, "ROCK IS PUSH . . . . ."], id="room"))]
+    runner = _Runner(levels, engine.VerifySettings(max_states=20_000), None, None)
+    runner.start_workers(1)
+    try:
+        ((conn, (process, _)),) = runner.workers.items()
+        deadline = time.monotonic() + 120
+        while runner.workers[conn][1] is None and time.monotonic() < deadline:
+            runner.service(0.2)  # once the worker says it is ready it gets the level
+        assert runner.pending == []
+        os.kill(process.pid, signal.SIGKILL)
+        process.join(10)
+        runner.run()
+    finally:
+        runner.stop_workers()
+    assert runner.verdicts[0].status == "unknown"
+    assert here == ["room"]  # verified here, after the worker died with it
+    assert runner.workers == {}
+
+
+def without_seconds(record: dict[str, Any]) -> dict[str, Any]:
+    record["solver"].pop("seconds")
+    return record
