@@ -19,7 +19,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 import engine
@@ -72,7 +72,13 @@ def window_on(path: Path, folder: Path) -> MainWindow:
     window = MainWindow(path, settings=settings)
     window.resize(1360, 860)
     window.show()
-    window.docks["solver"].raise_()
+    docks = window.docks
+    docks["solver"].raise_()
+    window.resizeDocks([docks["levelList"], docks["palette"]], [430, 330], Qt.Orientation.Vertical)
+    window.resizeDocks([docks["solver"], docks["levelList"]], [330, 300], Qt.Orientation.Horizontal)
+    window.resizeDocks(
+        [docks["stackInspector"], docks["solver"]], [110, 700], Qt.Orientation.Vertical
+    )
     return window
 
 
@@ -97,6 +103,7 @@ def main() -> int:
         panel.player.seek(9)
         settle(app, 5, lambda: panel.player.index == 9)
         settle(app, 3, lambda: not window.verifier.busy())
+        settle(app, 0.3)  # the pack curve catches up
         window.grab().save(str(OUT / "solver-playback.png"))
         close(window)
 
@@ -108,10 +115,11 @@ def main() -> int:
         window.session.set_level(level)
         level.add_on_top([Pos(3, 1)], Stamp(OBJECT, "ROCK"))  # this level's verdict goes stale
         window.actions_by_id["actionAddLevel"].trigger()  # a new level: still to check
-        settle(app, 0.1)
+        settle(app, 0.25)  # the pack curve catches up; the checks have not started yet
         window.grab().save(str(OUT / "solver-level-list.png"))
 
-        window.session.set_level(window.pack.levels[-2])  # the large Keke level
+        big = next(lv for lv in window.pack.levels if lv.level_id == "biy-153")
+        window.session.set_level(big)
         settle(app, 5, lambda: not window.verifier.busy())
         window.actions_by_id["actionSolve"].trigger()
         settle(app, 2.5)

@@ -60,6 +60,8 @@ class LevelCheckView(QGroupBox):
         self._theme = theme
 
     def show_status(self, level: LevelDocument | None, status: LevelStatus | None) -> None:
+        if level is not None and status is None:
+            status = LevelStatus("checking")  # just added: the verifier has not seen it yet
         if level is None or status is None:
             self.status.setText("No level")
             for label in (self.intended, self.shortcut, self.difficulty):

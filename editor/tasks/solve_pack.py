@@ -194,6 +194,7 @@ class PackVerifier(QObject):
                 self._entries[level] = _Entry()
                 self._dirty[level] = None
                 self._delay.start(EDIT_DELAY_MS)
+                self.status_changed.emit(level)
         self.order_changed.emit()
 
     # ------------------------------------------------------------ the work

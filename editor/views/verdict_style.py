@@ -45,7 +45,7 @@ def _color(kind: str, muted: QColor) -> QColor:
 
 
 def pill_width(metrics: QFontMetrics, text: str) -> int:
-    return metrics.horizontalAdvance(text) + 24
+    return metrics.horizontalAdvance(text) + 28
 
 
 def paint_pill(
