@@ -17,7 +17,6 @@ each level's last solve; a solve keeps running when the author looks elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Property, Qt, QTimer, Signal
@@ -41,6 +40,7 @@ from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.panels.solver_check import LevelCheckView, PackCurveBox
+from editor.panels.solver_outcome import SolveOutcome, describe, solve_content
 from editor.panels.solver_playback import BoardPlayback, PlaybackBar, SolutionPlayer
 from editor.tasks.solve import SolveRunner
 from editor.tasks.solve_pack import PackVerifier
@@ -53,26 +53,6 @@ STRATEGIES = (
     ("Fast (best-first)", engine.Strategy.BEST_FIRST),
 )
 DEFAULT_BUDGET = 1_000_000
-_UNSOLVED_KEYS = ("id", "title", "author", "solution")  # never change what a solve finds
-
-
-def solve_content(level: LevelDocument) -> dict[str, Any]:
-    """What a solve depends on: the level without its names and intended solution."""
-    return {k: v for k, v in level.to_data().items() if k not in _UNSOLVED_KEYS}
-
-
-@dataclass
-class _Outcome:
-    """One level's last solve, from start to result."""
-
-    strategy: engine.Strategy
-    budget: int
-    content: dict[str, Any]
-    status: str = "running"  # then solved, unsolvable, limit, cancelled or failed
-    result: engine.SolveResult | None = None
-    progress: engine.SolveProgress | None = None
-    error: str = ""
-    stale: bool = False
 
 
 class SolverPanel(QWidget):
@@ -98,7 +78,7 @@ class SolverPanel(QWidget):
         self.player = player
         self.look = look
         self.runner = runner if runner is not None else SolveRunner(parent=self)
-        self._outcomes: dict[LevelDocument, _Outcome] = {}
+        self._outcomes: dict[LevelDocument, SolveOutcome] = {}
         self._running: LevelDocument | None = None
         self._level_links = Connections()
         self._build()
@@ -175,7 +155,7 @@ class SolverPanel(QWidget):
             return
         strategy = engine.Strategy(self.strategy.currentData())
         budget = self.budget.value()
-        self._outcomes[level] = _Outcome(strategy, budget, solve_content(level))
+        self._outcomes[level] = SolveOutcome(strategy, budget, solve_content(level))
         self._running = level
         self.runner.start(level.to_data(), strategy, budget)
         self._refresh()
@@ -295,7 +275,7 @@ class SolverPanel(QWidget):
         outer.addWidget(scroll)
 
     # ------------------------------------------------------------- showing
-    def _outcome(self) -> _Outcome | None:
+    def _outcome(self) -> SolveOutcome | None:
         level = self.session.level
         return None if level is None else self._outcomes.get(level)
 
@@ -310,7 +290,7 @@ class SolverPanel(QWidget):
         fresh = solved and outcome is not None and not outcome.stale
         self.play_button.setEnabled(bool(fresh))
         self.use_button.setEnabled(bool(fresh) and self._get_moves() != "")
-        headline, details, moves, progress = _describe(outcome)
+        headline, details, moves, progress = describe(outcome)
         self.headline.setText(headline)
         self.details.setText(details)
         self.moves_label.setText(moves)
@@ -398,34 +378,6 @@ class SolverPanel(QWidget):
             outcome.status = status
         self._running = None
         self._recheck_stale()
-
-
-def _describe(outcome: _Outcome | None) -> tuple[str, str, str, str]:
-    """Headline, details, moves and progress text for a solve."""
-    if outcome is None:
-        return "Not solved yet", "", "", "Press Solve (Ctrl+R) to search this level."
-    p = outcome.progress
-    searched = f"{p.states:,} states" if p is not None else "starting…"
-    if outcome.status == "running":
-        rate = f" · {p.states / p.seconds:,.0f} states/s" if p is not None and p.seconds > 0 else ""
-        depth = f" · depth {p.depth}" if p is not None else ""
-        queued = f" · {p.frontier:,} queued" if p is not None else ""
-        return "Solving…", "", "", f"{searched}{depth}{queued}{rate}"
-    if outcome.status == "cancelled":
-        return "Cancelled", f"after {searched}" if p is not None else "", "", ""
-    if outcome.status == "failed":
-        return "Could not solve", outcome.error, "", ""
-    r = outcome.result
-    if r is None:
-        return "", "", "", ""
-    how = "breadth-first" if r.strategy == "bfs" else str(r.strategy)
-    details = f"{r.states:,} states · {r.seconds:.2f} s · {how}"
-    if outcome.status == "solved":
-        proof = "shortest" if r.shortest else "not proved shortest"
-        return f"Solved in {r.length} moves ({proof})", details, r.moves, ""
-    if outcome.status == "unsolvable":
-        return "Unsolvable: every reachable position was searched", details, "", ""
-    return f"No solution within {outcome.budget:,} states", details, "", ""
 
 
 def _label(name: str) -> QLabel:
