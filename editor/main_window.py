@@ -25,6 +25,7 @@ from editor.actions import (
     EDIT_ACTIONS,
     FILE_ACTIONS,
     LEVEL_ACTIONS,
+    PLAY_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -39,6 +40,7 @@ from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.files import PackFiles
 from editor.level_actions import LevelActions
+from editor.panels.play_mode import PlayMode
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tools import (
@@ -85,7 +87,9 @@ class MainWindow(QMainWindow):
         self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
-        self.setCentralWidget(self.canvas)
+        self.play = PlayMode(self.session, self.renderer, self.settings, self.canvas, self)
+        self.play_view = self.play.view
+        self.setCentralWidget(self.play.stage)  # the canvas, or the play view while playing
         self.tools: list[Tool] = [
             BrushTool(self.session),
             EraserTool(self.session),
@@ -194,10 +198,17 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionPlay": self.play.play,
+            "actionPlaySolution": self.play.play_solution,
+            "actionReducedMotion": lambda: self.play.set_reduced_motion(
+                self.actions_by_id["actionReducedMotion"].isChecked()
+            ),
         }
         self.actions_by_id.update(
             build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
+                self,
+                FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + PLAY_ACTIONS,
+                handlers,
             )
         )
         self.actions_by_id["actionZoomIn"].setShortcuts(
@@ -234,6 +245,7 @@ class MainWindow(QMainWindow):
             self.actions_by_id[tool.action_id] = action
         for action in self.actions_by_id.values():
             self.addAction(action)  # shortcuts work even with menus and toolbars hidden
+        self.actions_by_id["actionReducedMotion"].setChecked(self.settings.reduced_motion)
 
     def _build_menus_and_toolbars(self) -> None:
         a = self.actions_by_id
@@ -278,6 +290,7 @@ class MainWindow(QMainWindow):
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionReducedMotion",
             None,
         )
         self.panels_menu = view.addMenu("&Panels")
@@ -300,6 +313,7 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self._add(bar.addMenu("&Play"), "actionPlay", "actionPlaySolution")
         main = QToolBar("Main", self)
         main.setObjectName("mainToolBar")
         main.setIconSize(QSize(20, 20))
@@ -314,6 +328,8 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomIn",
             "actionZoomFit",
+            None,
+            "actionPlay",
         ):
             main.addSeparator() if name is None else main.addAction(a[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
@@ -348,6 +364,12 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.play.lock_while_playing(
+            self.actions_by_id,
+            [tool.action_id for tool in self.tools],
+            [self.palette_panel, self.inspector],
+            self.undo_group,
+        )
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
