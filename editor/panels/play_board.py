@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
@@ -31,10 +32,19 @@ from PySide6.QtCore import (
     QVariantAnimation,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+)
 from PySide6.QtWidgets import QWidget
 
-from editor.documents.values import Pos
+from editor.documents.values import Pos, Stamp
 from editor.panels.play_frames import NO_MOTION, Fade, Frame, Motion, Shown
 from editor.panels.play_text import ARROWS, DIRECTION_DELTAS, beat_direction
 from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS
@@ -44,6 +54,9 @@ SLIDE_MS = 120  # the issue asks for about 100-150 ms a slide
 FADE_MS = 100
 MARGIN = 16
 MIN_CELL, MAX_CELL = 6, 96
+GRID_MIN_CELL = 12  # below this, grid lines would crowd the tiles
+PULSE_STEPS = 8  # a cue's pulse is drawn in this many sizes (pictures are cached)
+MAX_MARK_PICTURES = 256
 BLOCK_COLOR = "#d64541"
 FLASH_COLORS = {
     "transformed": "#ffffff",
@@ -112,6 +125,72 @@ def marks_for(event: Mapping[str, Any], before_automata: Sequence[Mapping[str, A
     return Marks(carriers, tuple(beats), tuple(blocked_beats), tuple(blocked_steps))
 
 
+class BoardPicture:
+    """The board's still cells as one pixmap, patched cell by cell between pictures.
+
+    A turn changes a few cells; redrawing only those (and blitting the rest in one
+    call) keeps a turn's repaint small on big boards. Tiles still come from the
+    renderer: this only caches where they were put.
+    """
+
+    def __init__(self, renderer: TileRenderer) -> None:
+        self._renderer = renderer
+        self._pixmap = QPixmap()
+        self._looks: Mapping[Pos, tuple[Stamp, ...]] = {}
+        self._key: tuple[int, int, int, int] | None = None
+
+    def draw(
+        self, looks: Mapping[Pos, tuple[Stamp, ...]], width: int, height: int, cell: int
+    ) -> QPixmap:
+        key = (width, height, cell, self._renderer.look.revision)
+        if key != self._key:
+            self._key, self._looks = key, looks
+            self._pixmap = QPixmap(width * cell, height * cell)
+            self._redraw_all(looks, width, height, cell)
+        elif looks is not self._looks:
+            old, self._looks = self._looks, looks
+            stale = [p for p, look in looks.items() if old.get(p) != look]
+            stale.extend(p for p in old if p not in looks)
+            if stale:
+                painter = QPainter(self._pixmap)
+                for pos in stale:
+                    self._draw_cell(painter, pos, looks.get(pos), cell)
+                painter.end()
+        return self._pixmap
+
+    def _redraw_all(
+        self, looks: Mapping[Pos, tuple[Stamp, ...]], width: int, height: int, cell: int
+    ) -> None:
+        theme = self._renderer.theme
+        self._pixmap.fill(QColor(theme.board))
+        painter = QPainter(self._pixmap)
+        if cell >= GRID_MIN_CELL:
+            painter.setPen(QPen(QColor(theme.grid), 1))
+            for x in range(1, width):
+                painter.drawLine(x * cell, 0, x * cell, height * cell - 1)
+            for y in range(1, height):
+                painter.drawLine(0, y * cell, width * cell - 1, y * cell)
+        stack = self._renderer.stack
+        for pos, look in looks.items():
+            painter.drawPixmap(pos.x * cell, pos.y * cell, stack(look, cell))
+        painter.end()
+
+    def _draw_cell(
+        self, painter: QPainter, pos: Pos, look: tuple[Stamp, ...] | None, cell: int
+    ) -> None:
+        theme = self._renderer.theme
+        x, y = pos.x * cell, pos.y * cell
+        painter.fillRect(x, y, cell, cell, QColor(theme.board))
+        if cell >= GRID_MIN_CELL:
+            painter.setPen(QPen(QColor(theme.grid), 1))
+            if pos.x > 0:
+                painter.drawLine(x, y, x, y + cell - 1)
+            if pos.y > 0:
+                painter.drawLine(x, y, x + cell - 1, y)
+        if look:
+            painter.drawPixmap(x, y, self._renderer.stack(look, cell))
+
+
 class PlayBoard(QWidget):
     """Draws frames, animates motions and marks; keys go to the play view (its parent)."""
 
@@ -130,7 +209,9 @@ class PlayBoard(QWidget):
         self._before: Frame | None = None
         self._motion = NO_MOTION
         self._marks = NO_MARKS
-        self._still: dict[Pos, tuple[Any, ...]] = {}
+        self._still: Mapping[Pos, tuple[Stamp, ...]] = {}
+        self._picture = BoardPicture(renderer)
+        self._marks_drawn: dict[tuple[object, ...], QPixmap] = {}
         self._progress = 1.0
         self._animation = QVariantAnimation(self)
         self._animation.setStartValue(0.0)
@@ -184,7 +265,7 @@ class PlayBoard(QWidget):
             self.update()
             return
         self._before, self._motion = before, motion
-        self._still = dict(frame.looks(motion.animated_ids))
+        self._still = frame.looks(motion.animated_ids)
         self._progress = 0.0
         total = SLIDE_MS + (FADE_MS if motion.fades else 0)
         self._animation.setDuration(max(1, round(total / max(speed, 1.0))))
@@ -236,23 +317,9 @@ class PlayBoard(QWidget):
             return
         cell, origin = self.cell_size(), self._origin()
         board = QRect(origin.x(), origin.y(), frame.width * cell, frame.height * cell)
-        painter.fillRect(board, QColor(theme.board))
-        if cell >= 12:
-            painter.setPen(QPen(QColor(theme.grid), 1))
-            for x in range(1, frame.width):
-                painter.drawLine(
-                    board.left() + x * cell, board.top(), board.left() + x * cell, board.bottom()
-                )
-            for y in range(1, frame.height):
-                painter.drawLine(
-                    board.left(), board.top() + y * cell, board.right(), board.top() + y * cell
-                )
         animating = self._before is not None and self._progress < 1.0
         looks = self._still if animating else frame.looks()
-        stack = self._renderer.stack
-        ox, oy = origin.x(), origin.y()
-        for pos, look in looks.items():
-            painter.drawPixmap(ox + pos.x * cell, oy + pos.y * cell, stack(look, cell))
+        painter.drawPixmap(origin, self._picture.draw(looks, frame.width, frame.height, cell))
         if animating:
             self._paint_motion(painter, cell)
         painter.setPen(QPen(QColor(theme.board_edge), 1))
@@ -324,16 +391,30 @@ class PlayBoard(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         moving = self._before is not None and self._progress < 1.0
         pulse = self._progress if moving else 1.0
+        step_of_pulse = round(pulse * PULSE_STEPS)
         for entity_id, style in marks.beats:
             shown = frame.pieces.get(entity_id)
             if shown is not None:
-                self._paint_cue(painter, self.cell_rect(shown.pos), style, pulse)
+                picture = self._mark(
+                    ("cue", style, step_of_pulse),
+                    cell,
+                    partial(self._paint_cue, style=style, pulse=step_of_pulse / PULSE_STEPS),
+                )
+                painter.drawPixmap(self.cell_rect(shown.pos).topLeft(), picture)
         if moving:  # carriers and blocks are marked once the entities stand still
             return
         for entity_id, step in marks.carriers.items():
             shown = frame.pieces.get(entity_id)
             if shown is not None:
-                self._paint_carrier(painter, self.cell_rect(shown.pos), step, cell)
+                arrow = (
+                    ARROWS.get((int(step.get("dx", 0)), int(step.get("dy", 0))), "?")
+                    if step.get("action") == "move"
+                    else "‖"
+                )
+                picture = self._mark(
+                    ("carrier", arrow), cell, partial(self._paint_carrier, arrow=arrow, cell=cell)
+                )
+                painter.drawPixmap(self.cell_rect(shown.pos).topLeft(), picture)
         for entity_id, direction in marks.blocked_beats:
             shown = frame.pieces.get(entity_id)
             if shown is not None:
@@ -343,9 +424,26 @@ class PlayBoard(QWidget):
             if shown is not None:
                 self._paint_block(painter, self.cell_rect(shown.pos), direction, cell, self._flash)
 
-    def _paint_carrier(
-        self, painter: QPainter, rect: QRect, step: Mapping[str, Any], cell: int
-    ) -> None:
+    def _mark(
+        self, key: tuple[object, ...], cell: int, draw: Callable[[QPainter, QRect], None]
+    ) -> QPixmap:
+        """A cell-sized picture of one mark, drawn once per key and size."""
+        full = (*key, cell)
+        picture = self._marks_drawn.get(full)
+        if picture is None:
+            if len(self._marks_drawn) >= MAX_MARK_PICTURES:
+                self._marks_drawn.clear()
+            picture = QPixmap(cell, cell)
+            picture.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(picture)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            draw(painter, QRect(0, 0, cell, cell))
+            painter.end()
+            self._marks_drawn[full] = picture
+        return picture
+
+    def _paint_carrier(self, painter: QPainter, rect: QRect, arrow: str, cell: int) -> None:
         color = QColor(AUTOMATON_COLOR)
         painter.setPen(QPen(color, max(2.0, cell / 14), Qt.PenStyle.DashLine))
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -357,11 +455,6 @@ class PlayBoard(QWidget):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawEllipse(box)
-        arrow = (
-            ARROWS.get((int(step.get("dx", 0)), int(step.get("dy", 0))), "?")
-            if step.get("action") == "move"
-            else "‖"
-        )
         font = QFont()
         font.setBold(True)
         font.setPixelSize(max(7, int(tag * 0.7)))

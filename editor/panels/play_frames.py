@@ -17,7 +17,7 @@ shown at the end of a turn is the frame, whatever was animated.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from editor.documents.values import OBJECT, Pos, Stamp
@@ -46,52 +46,93 @@ def stamp_of(record: Mapping[str, Any]) -> Stamp:
     return Stamp(kind, str(record["noun"] if kind == OBJECT else record["text"]))
 
 
-@dataclass(frozen=True, slots=True)
 class Frame:
-    """The board after one turn: every entity with its drawing order."""
+    """The board after one turn: every entity with its drawing order.
 
-    width: int
-    height: int
-    pieces: Mapping[int, Shown]
-    top: int  # the largest z in use: the next entity to arrive gets top + 1
-    _looks: dict[Pos, tuple[Stamp, ...]] = field(default_factory=dict, compare=False, repr=False)
+    A frame holds a tuple of entities (ascending id); the per-id index, the
+    per-cell stacks and their looks are built when asked and can be dropped
+    again (:meth:`forget`), so a long game keeps a pointer per entity per turn.
+    :func:`next_frame` builds the next frame's stacks from this one's, touching
+    only the cells a turn changed.
+    """
+
+    __slots__ = ("_by_id", "_looks", "_stacks", "entities", "height", "top", "width")
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        entities: tuple[Shown, ...],
+        top: int,
+        *,
+        stacks: dict[Pos, tuple[Shown, ...]] | None = None,
+        looks: dict[Pos, tuple[Stamp, ...]] | None = None,
+    ) -> None:
+        self.width, self.height, self.entities, self.top = width, height, entities, top
+        self._by_id: dict[int, Shown] | None = None
+        self._stacks = stacks
+        self._looks = looks
+
+    @property
+    def pieces(self) -> Mapping[int, Shown]:
+        """The entities by id."""
+        if self._by_id is None:
+            self._by_id = {s.id: s for s in self.entities}
+        return self._by_id
+
+    def stacks(self) -> Mapping[Pos, tuple[Shown, ...]]:
+        """Each non-empty cell's entities, bottom first."""
+        if self._stacks is None:
+            cells: dict[Pos, list[Shown]] = {}
+            for shown in self.entities:
+                cells.setdefault(Pos(shown.x, shown.y), []).append(shown)
+            self._stacks = {pos: tuple(sorted(stack, key=_by_z)) for pos, stack in cells.items()}
+        return self._stacks
 
     def looks(self, leave_out: frozenset[int] = frozenset()) -> dict[Pos, tuple[Stamp, ...]]:
         """Each non-empty cell's stack as stamps, bottom first (without ``leave_out``)."""
-        if not leave_out and self._looks:
-            return self._looks
-        cells: dict[Pos, list[Shown]] = {}
-        for shown in self.pieces.values():
-            if shown.id not in leave_out:
-                cells.setdefault(Pos(shown.x, shown.y), []).append(shown)
-        looks = {
-            pos: tuple(s.stamp for s in sorted(stack, key=_by_z)) for pos, stack in cells.items()
-        }
         if not leave_out:
-            self._looks.update(looks)
+            if self._looks is None:
+                self._looks = {p: _look(s) for p, s in self.stacks().items()}
+            return self._looks
+        looks = dict(self.looks())
+        for shown in self.entities:
+            if shown.id in leave_out:
+                pos = Pos(shown.x, shown.y)
+                rest = tuple(s for s in self.stacks()[pos] if s.id not in leave_out)
+                if rest:
+                    looks[pos] = _look(rest)
+                else:
+                    looks.pop(pos, None)
         return looks
 
-    def at(self, pos: Pos) -> list[Shown]:
+    def at(self, pos: Pos) -> tuple[Shown, ...]:
         """The entities in one cell, bottom first."""
-        return sorted((s for s in self.pieces.values() if (s.x, s.y) == pos), key=_by_z)
+        return self.stacks().get(pos, ())
+
+    def forget(self) -> None:
+        """Drop the built indexes (they are rebuilt when asked again)."""
+        self._by_id = self._stacks = self._looks = None
 
 
 def _by_z(shown: Shown) -> int:
     return shown.z
 
 
+def _look(stack: tuple[Shown, ...]) -> tuple[Stamp, ...]:
+    return tuple(s.stamp for s in stack)
+
+
 def first_frame(level_data: Mapping[str, Any], state: Mapping[str, Any]) -> Frame:
     """The settled start: entities stacked in the level's authored order."""
     order = {int(e["id"]): i for i, e in enumerate(level_data.get("entities", []))}
-    pieces = {}
+    entities = []
     for record in state["entities"]:
         entity_id = int(record["id"])
         z = order.get(entity_id, len(order) + entity_id)
-        pieces[entity_id] = Shown(
-            entity_id, stamp_of(record), int(record["x"]), int(record["y"]), z
-        )
-    top = max((s.z for s in pieces.values()), default=0)
-    return Frame(int(state["width"]), int(state["height"]), pieces, top)
+        entities.append(Shown(entity_id, stamp_of(record), int(record["x"]), int(record["y"]), z))
+    top = max((s.z for s in entities), default=0)
+    return Frame(int(state["width"]), int(state["height"]), tuple(entities), top)
 
 
 def next_frame(before: Frame, state: Mapping[str, Any], event: Mapping[str, Any]) -> Frame:
@@ -101,20 +142,48 @@ def next_frame(before: Frame, state: Mapping[str, Any], event: Mapping[str, Any]
     for move in event.get("moved", []):
         top += 1
         raised[int(move["id"])] = top  # a second move in one turn lifts it again
-    pieces: dict[int, Shown] = {}
     old = before.pieces
+    entities: list[Shown] = []
+    changed: dict[int, Shown] = {}
     for record in state["entities"]:
         entity_id = int(record["id"])
         stamp, x, y = stamp_of(record), int(record["x"]), int(record["y"])
         previous = old.get(entity_id)
         z = raised.get(entity_id, previous.z if previous is not None else top + 1)
-        if z > top:
-            top = z
+        top = max(top, z)
         if previous is not None and previous == (entity_id, stamp, x, y, z):
-            pieces[entity_id] = previous  # shared: an unchanged entity costs a pointer
+            entities.append(previous)  # shared: an unchanged entity costs a pointer
         else:
-            pieces[entity_id] = Shown(entity_id, stamp, x, y, z)
-    return Frame(before.width, before.height, pieces, top)
+            shown = Shown(entity_id, stamp, x, y, z)
+            entities.append(shown)
+            changed[entity_id] = shown
+    gone = set(old).difference(s.id for s in entities)
+    stacks, looks = _patched(before, changed, gone)
+    return Frame(before.width, before.height, tuple(entities), top, stacks=stacks, looks=looks)
+
+
+def _patched(
+    before: Frame, changed: Mapping[int, Shown], gone: set[int]
+) -> tuple[dict[Pos, tuple[Shown, ...]], dict[Pos, tuple[Stamp, ...]]]:
+    """The next frame's stacks and looks: ``before``'s, with the touched cells rebuilt."""
+    old = before.pieces
+    touched = {Pos(s.x, s.y) for s in changed.values()}
+    touched.update(Pos(old[i].x, old[i].y) for i in (*changed, *gone) if i in old)
+    leaving = set(changed) | gone
+    stacks = dict(before.stacks())
+    looks = dict(before.looks())
+    arriving: dict[Pos, list[Shown]] = {}
+    for shown in changed.values():
+        arriving.setdefault(Pos(shown.x, shown.y), []).append(shown)
+    for pos in touched:
+        kept = [s for s in stacks.get(pos, ()) if s.id not in leaving]
+        stack = tuple(sorted([*kept, *arriving.get(pos, [])], key=_by_z))
+        if stack:
+            stacks[pos], looks[pos] = stack, _look(stack)
+        else:
+            stacks.pop(pos, None)
+            looks.pop(pos, None)
+    return stacks, looks
 
 
 class Fade(NamedTuple):

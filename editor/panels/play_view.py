@@ -237,6 +237,8 @@ class PlayView(QWidget):
     def show_turn(self, turn: int | None) -> None:
         """Show the board after ``turn`` without changing the game (``None``: now)."""
         last = len(self._events)
+        if self._viewing is not None and self._viewing < last - 1:
+            self._frames[self._viewing].forget()
         if not self.playing or turn is None or turn >= last:
             if self._viewing is not None:
                 self._viewing = None
@@ -371,6 +373,8 @@ class PlayView(QWidget):
                 return False
             state = game.state()
             self._frames.append(next_frame(before, state, event))
+            if len(self._frames) > 2:
+                self._frames[-3].forget()  # the last two keep their indexes (undo is instant)
             self._events.append(event)
             self._rules.append(tuple(rule_text(r) for r in state["rules"]))
             turn = len(self._events)
