@@ -150,7 +150,8 @@ def main() -> int:
         report("render one turn after the engine step (goal < 16)", render)
         report("whole turn: engine + render", total_ms)
 
-        frames = view._frames
+        assert view.record is not None
+        frames = view.record.frames
         motion = motion_between(frames[-2], frames[-1], view.log.events()[-1])
         mid = []
         for _ in range(50):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from editor.panels.play_board import DEFAULT_CUE, cue_style
+from editor.panels.play_marks import DEFAULT_CUE, cue_style
 from tests.editor.play_driver import keys, open_level, play, settle_animations, write_pack
 from tests.editor.window_driver import trigger
 from tests.support import grid_level

@@ -186,7 +186,7 @@ def test_selecting_an_entry_shows_that_turn_and_rewind_undoes_back_to_it(
     view = window.play_view
     now = view.game.state()
     view.log.select_turn(2)
-    assert view.board.frame is view._frames[2]
+    assert view.board.frame is view.record.frames[2]
     assert view.board.frame.pieces[5].pos == Pos(3, 4)  # baba after two moves
     assert view.game.state() == now  # the game did not change
     assert view.property("moves") == 4
@@ -404,7 +404,7 @@ def test_clicking_the_board_returns_from_a_past_turn(make_window, settings) -> N
     assert view.banner.kind == "past"
     QTest.mouseClick(view.board, Qt.MouseButton.LeftButton, pos=QPoint(5, 5))
     assert view.banner.kind == ""
-    assert view.board.frame is view._frames[-1]
+    assert view.board.frame is view.record.frames[-1]
 
 
 def _state_after(level: dict, moves: str) -> dict:
