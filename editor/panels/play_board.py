@@ -50,7 +50,7 @@ FADE_MS = 100
 MARGIN = 16
 MIN_CELL, MAX_CELL = 6, 96
 FLASH_COLORS = {
-    "transformed": "#ffffff",
+    "transformed": "#f5c542",
     "crumbled": PROPERTY_COLORS["FRAIL"],
     "destroyed": BLOCK_COLOR,
 }
@@ -245,11 +245,11 @@ class PlayBoard(QWidget):
     def _paint_fade(self, painter: QPainter, fading: Fade, rect: QRectF, f: float) -> None:
         cell = int(rect.width())
         tile = self._renderer.tile
-        if fading.before is not None:
-            painter.setOpacity(1.0 - f)
+        if fading.before is not None:  # the old look holds, then gives way
+            painter.setOpacity(min(1.0, 2.0 - 2.0 * f))
             painter.drawPixmap(rect.topLeft(), tile(fading.before, cell))
-        if fading.after is not None:
-            painter.setOpacity(f)
+        if fading.after is not None:  # the new look arrives over it
+            painter.setOpacity(min(1.0, 2.0 * f))
             painter.drawPixmap(rect.topLeft(), tile(fading.after, cell))
         painter.setOpacity(1.0)
         color = FLASH_COLORS.get(fading.kind)

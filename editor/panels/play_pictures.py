@@ -25,6 +25,7 @@ GRID_MIN_CELL = 12  # below this, grid lines would crowd the tiles
 PULSE_STEPS = 8  # a cue's pulse is drawn in this many sizes
 MAX_MARK_PICTURES = 256
 BLOCK_COLOR = "#d64541"
+WAIT = "wait"  # the carrier tag of a wait step
 
 
 class BoardPicture:
@@ -131,7 +132,7 @@ class MarkPainter:
                 arrow = (
                     ARROWS.get((int(step.get("dx", 0)), int(step.get("dy", 0))), "?")
                     if step.get("action") == "move"
-                    else "‖"
+                    else WAIT
                 )
                 picture = self._picture(
                     ("carrier", arrow), cell, partial(self._paint_carrier, arrow=arrow, cell=cell)
@@ -177,6 +178,14 @@ class MarkPainter:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawEllipse(box)
+        if arrow == WAIT:  # a pause sign: two bars (fonts rarely draw one well this small)
+            bar_w, bar_h = tag * 0.16, tag * 0.5
+            top = box.center().y() - bar_h / 2
+            painter.setBrush(QColor("#ffffff"))
+            for dx in (-0.7, 0.7):
+                x = box.center().x() + dx * bar_w * 1.2 - bar_w / 2
+                painter.drawRect(QRectF(x, top, bar_w, bar_h))
+            return
         font = QFont()
         font.setBold(True)
         font.setPixelSize(max(7, int(tag * 0.7)))
@@ -187,8 +196,8 @@ class MarkPainter:
     def _paint_cue(self, painter: QPainter, rect: QRect, style: CueStyle, pulse: float) -> None:
         color = QColor(style.color)
         centre = QRectF(rect).center()
-        radius = rect.width() * (0.30 + 0.22 * pulse)
-        color.setAlphaF(0.95 - 0.45 * pulse)
+        radius = rect.width() * (0.28 + 0.16 * pulse)
+        color.setAlphaF(0.95 - 0.25 * pulse)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(color, max(1.5, rect.width() / 16)))
         painter.drawEllipse(centre, radius, radius)

@@ -38,6 +38,7 @@ from editor.panels.play_text import (
     cue_text,
     now_and_next,
 )
+from editor.views.theme import AUTOMATON_COLOR
 
 Json = Mapping[str, Any]
 
@@ -91,6 +92,9 @@ class BeatPanel(QFrame):
             label = QLabel(self)
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setStyleSheet(
+                f"QLabel {{ border: 0px; border-left: 3px solid {AUTOMATON_COLOR}; padding-left: 8px; }}"
+            )
             self._layout.addWidget(label)
             self._labels.append(label)
         automated = list(event.get("automated", [])) if event is not None else []

@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Property, QEvent, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 import engine
@@ -52,6 +52,7 @@ from editor.views.tiles import TileRenderer
 
 Json = dict[str, Any]
 MAX_QUEUED_KEYS = 256  # keys typed ahead of the animation (far beyond any real typing)
+SIDE_WIDTH = 360  # the beat feedback and the log start this wide
 
 
 class PlayView(QWidget):
@@ -92,6 +93,7 @@ class PlayView(QWidget):
         self.board, self.playback_bar = page.board, page.playback_bar
         self.status, self.hints = page.status, page.hints
         self.beats, self.log = page.beats, page.log
+        self._split, self._split_sized = page.split, False
         page.back.clicked.connect(self.stop)
         self.board.animation_finished.connect(self._drain)
         self.board.clicked.connect(self._back_to_now)
@@ -276,6 +278,13 @@ class PlayView(QWidget):
         return self.board.animating
 
     # ---------------------------------------------------------------- keys
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._split_sized and self._split.width() > 0:  # the side column's first width
+            self._split_sized = True
+            side = min(SIDE_WIDTH, self._split.width() // 2)
+            self._split.setSizes([self._split.width() - side, side])
+
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and self.playing:
             assert isinstance(event, QKeyEvent)
