@@ -41,6 +41,13 @@ FILE_ACTIONS = (
         "open-folder",
         "Open a pack folder holding pack.json",
     ),
+    ActionSpec(
+        "actionImportKeke",
+        "&Keke Levels…",
+        "",
+        "",
+        "Open a Keke AI Competition level file (or ASCII map) as a new pack",
+    ),
     ActionSpec("actionSave", "&Save", SK.Save, "save", "Save the pack (written atomically)"),
     ActionSpec(
         "actionSaveAs", "Save &As…", "Ctrl+Shift+S", "", "Save the pack to a new .json file"

@@ -38,7 +38,9 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
+from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
+from editor.io.keke_import import KekeImporter
 from editor.level_actions import LevelActions
 from editor.panels.play_mode import PlayMode
 from editor.resources import icon
@@ -115,6 +117,13 @@ class MainWindow(QMainWindow):
             activate_select=lambda: self.activate_tool(self.select_tool),
             show_message=self.show_message,
         )
+        self.keke_importer = KekeImporter(
+            self,
+            session=self.session,
+            dialogs=self.dialogs,
+            files=self.files,
+            show_message=self.show_message,
+        )
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -129,6 +138,11 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(self._on_canvas_hovered)
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
+
+        self.keke_importer.busy_changed.connect(
+            lambda busy: self.actions_by_id["actionImportKeke"].setEnabled(not busy)
+        )
+        self.destroyed.connect(release_clipboard)  # a window that is never closed, too
 
         self.resize(1280, 820)
         self._restore_window()
@@ -171,6 +185,7 @@ class MainWindow(QMainWindow):
             "actionNewPack": files.new_pack,
             "actionOpenPack": files.open_dialog,
             "actionOpenPackFolder": lambda: files.open_dialog(folder=True),
+            "actionImportKeke": lambda: self.keke_importer.start(),
             "actionSave": files.save,
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
@@ -255,6 +270,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu.addMenu("&Import"), "actionImportKeke")
         self._add(
             file_menu,
             None,
@@ -480,4 +496,5 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+        release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
         event.accept()

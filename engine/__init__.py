@@ -6,7 +6,16 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
-from engine.limits import MAX_GRID_SIZE, MAX_ID_LENGTH, PARSE_BUDGET, TOKEN_MAX_LENGTH
+from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
+from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
+from engine.interop.keke_read import KekeUnsupported
+from engine.limits import (
+    MAX_ENTITIES,
+    MAX_GRID_SIZE,
+    MAX_ID_LENGTH,
+    PARSE_BUDGET,
+    TOKEN_MAX_LENGTH,
+)
 from engine.model import (
     ID_PATTERN,
     Automaton,
@@ -35,6 +44,7 @@ __all__ = [
     "BASE_PROPERTIES",
     "FRAIL",
     "ID_PATTERN",
+    "MAX_ENTITIES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
     "OPERATORS",
@@ -46,6 +56,12 @@ __all__ = [
     "EngineError",
     "FrailMechanic",
     "Game",
+    "KekeExport",
+    "KekeImport",
+    "KekeMisfit",
+    "KekeReplay",
+    "KekeUnsupported",
+    "KekeUnsupportedError",
     "Level",
     "MoveStep",
     "NounStyle",
@@ -68,7 +84,9 @@ __all__ = [
     "WordRole",
     "check_solution",
     "dump_pack",
+    "export_keke",
     "format_moves",
+    "import_keke",
     "load_level",
     "load_pack",
     "parse_moves",

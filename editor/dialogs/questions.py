@@ -28,6 +28,12 @@ class Dialogs(Protocol):
 
     def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None: ...
 
+    def choose_import_file(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        """A file in another tool's format to import (File ▸ Import)."""
+        ...
+
     def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
         """Whether the author trusts ``folder`` to run its ``pack.py`` (asked once per folder)."""
         ...
@@ -93,6 +99,12 @@ class QtDialogs:
             chosen, _ = QFileDialog.getSaveFileName(parent, "Save Pack As", start, PACK_FILTER)
             if chosen and not chosen.endswith(".json"):
                 chosen += ".json"
+        return Path(chosen) if chosen else None
+
+    def choose_import_file(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        chosen, _ = QFileDialog.getOpenFileName(parent, title, start, name_filter)
         return Path(chosen) if chosen else None
 
     def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:

@@ -12,10 +12,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from engine.cli import play, schema, share, solve, validate
+from engine.cli import keke, play, schema, share, solve, validate
 from engine.errors import ValidationError
 
-COMMANDS = (validate, play, solve, schema, share)
+COMMANDS = (validate, play, solve, schema, share, keke)
 
 
 def build_parser() -> argparse.ArgumentParser:

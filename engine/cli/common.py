@@ -1,4 +1,4 @@
-"""Helpers shared by the subcommands: finding packs and levels, writing errors."""
+"""Helpers shared by the subcommands: finding packs and levels, writing files atomically."""
 
 from __future__ import annotations
 

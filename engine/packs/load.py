@@ -76,10 +76,15 @@ def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
                 pack=name,
             )
         path = path / PACK_FILE
-    return parse_json_text(_read_bytes(path, name), source=name), name
+    return parse_json_text(read_bounded(path, MAX_PACK_BYTES, name), source=name), name
 
 
-def _read_bytes(path: Path, name: str) -> bytes:
+def read_bounded(path: Path, limit: int, name: str) -> bytes:
+    """The bytes of the file ``path``, refused with a located problem past ``limit`` bytes.
+
+    At most ``limit + 1`` bytes are ever read, so a huge file costs nothing.
+    ``name`` labels the problems (a pack or file name).
+    """
     try:
         if not path.exists():
             raise ValidationError.single(
@@ -90,14 +95,14 @@ def _read_bytes(path: Path, name: str) -> bytes:
                 "", "unreadable", f"cannot read {path}: not a regular file", pack=name
             )
         with path.open("rb") as handle:
-            raw = handle.read(MAX_PACK_BYTES + 1)
+            raw = handle.read(limit + 1)
     except OSError as exc:
         raise ValidationError.single(
             "", "unreadable", f"cannot read {path}: {exc.strerror or exc}", pack=name
         ) from None
-    if len(raw) > MAX_PACK_BYTES:
+    if len(raw) > limit:
         raise ValidationError.single(
-            "", "bad-size", f"{path} is larger than {MAX_PACK_BYTES // 2**20} MiB", pack=name
+            "", "bad-size", f"{path} is larger than {limit // 2**20} MiB", pack=name
         )
     return raw
 
