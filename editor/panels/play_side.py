@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -63,6 +63,10 @@ class BeatPanel(QFrame):
         self._rules.setWordWrap(True)
         self._rules.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._layout.addWidget(self._rules)
+        self._none = QLabel("No automata in this level.", self)
+        self._none.setObjectName("playNoAutomata")
+        self._none.setEnabled(False)  # drawn muted
+        self._layout.addWidget(self._none)
         self._labels: list[QLabel] = []
 
     def lines(self) -> list[str]:
@@ -116,8 +120,7 @@ class BeatPanel(QFrame):
             label.setText("\n".join(lines))
             label.setAccessibleName(head)
             label.setAccessibleDescription("\n".join(lines[1:]))
-        if not automata:
-            self._rules.setToolTip("This level has no automata.")
+        self._none.setVisible(not automata)
 
 
 class Banner(QFrame):
@@ -238,6 +241,11 @@ class EventLog(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.itemSelectionChanged.connect(self._on_selection)
         layout.addWidget(self.tree, 1)
+        self._pending: list[QTreeWidgetItem] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(0)
+        self._flush_timer.timeout.connect(self.flush)
         row = QHBoxLayout()
         self.rewind_button = QPushButton("Rewind to Here", self)
         self.rewind_button.setObjectName("rewindButton")
@@ -252,30 +260,61 @@ class EventLog(QWidget):
     # ------------------------------------------------------------ public API
     def count(self) -> int:
         """How many turns are listed (the start not counted)."""
-        return max(0, self.tree.topLevelItemCount() - 1)
+        return max(0, self.tree.topLevelItemCount() - 1) + len(self._pending)
 
     def events(self) -> list[Json]:
         """The listed turns' event records, oldest first."""
+        self.flush()
         items = (self.tree.topLevelItem(i) for i in range(1, self.tree.topLevelItemCount()))
         return [item.data(0, Qt.ItemDataRole.UserRole) for item in items if item is not None]
 
+    def title(self, turn: int) -> str:
+        """The log's line for ``turn`` (0: the start)."""
+        self.flush()
+        item = self.tree.topLevelItem(turn)
+        return item.text(0) if item is not None else ""
+
+    def lines(self, turn: int) -> list[str]:
+        """What ``turn`` did, one line each, as its item's children show it."""
+        self.flush()
+        item = self.tree.topLevelItem(turn)
+        if item is None:
+            return []
+        return [child.text(0) for i in range(item.childCount()) if (child := item.child(i))]
+
     def start(self, lines: Sequence[str]) -> None:
         """Forget every turn and list the settled start."""
+        self._pending.clear()
         self.tree.clear()
-        self._add("0. Start (settled)", None, lines)
+        self.tree.addTopLevelItem(_item("0. Start (settled)", None, lines))
 
     def append(self, title: str, event: Json, lines: Sequence[str]) -> None:
-        item = self._add(title, dict(event), lines)
-        self.tree.clearSelection()
-        self.tree.scrollToItem(item)
+        """List one more turn. Turns are added to the tree in batches, once per event-loop
+        pass: inserting rows costs the tree a walk over all of them, so a burst of turns
+        (keys typed ahead, a playback seek) pays it once."""
+        self._pending.append(_item(title, dict(event), lines))
+        if len(self._pending) == 1:
+            self._flush_timer.start()
+
+    def flush(self) -> None:
+        """Put the turns waiting for the next batch into the tree now."""
+        self._flush_timer.stop()
+        if self._pending:
+            items, self._pending = self._pending, []
+            self.tree.clearSelection()
+            self.tree.addTopLevelItems(items)
+            self.tree.scrollToBottom()  # O(1); scrollToItem walks every row
 
     def truncate(self, turns: int) -> None:
-        """Keep the start and the first ``turns`` turns."""
-        while self.tree.topLevelItemCount() > turns + 1:
-            self.tree.takeTopLevelItem(self.tree.topLevelItemCount() - 1)
+        """Keep the start and the first ``turns`` turns (one removal, however many go)."""
+        listed = self.tree.topLevelItemCount()
+        del self._pending[max(0, turns + 1 - listed) :]
+        if listed > turns + 1:
+            self.tree.model().removeRows(turns + 1, listed - turns - 1)
         self.tree.clearSelection()
 
     def select_turn(self, turn: int) -> None:
+        self.flush()
         item = self.tree.topLevelItem(turn)
         if item is not None:
             self.tree.setCurrentItem(item)
@@ -294,17 +333,6 @@ class EventLog(QWidget):
         return self.tree.indexOfTopLevelItem(item)
 
     # -------------------------------------------------------------- helpers
-    def _add(self, title: str, event: Json | None, lines: Sequence[str]) -> QTreeWidgetItem:
-        item = QTreeWidgetItem([title])
-        item.setData(0, Qt.ItemDataRole.UserRole, event)
-        item.setToolTip(0, "\n".join(lines) or title)
-        for line in lines:
-            child = QTreeWidgetItem([line])
-            child.setToolTip(0, line)
-            item.addChild(child)
-        self.tree.addTopLevelItem(item)
-        return item
-
     def _on_selection(self) -> None:
         turn = self.selected_turn()
         last = self.count()
@@ -315,3 +343,15 @@ class EventLog(QWidget):
         turn = self.selected_turn()
         if turn is not None:
             self.rewind_requested.emit(turn)
+
+
+def _item(title: str, event: Json | None, lines: Sequence[str]) -> QTreeWidgetItem:
+    """A turn's item: its title, the event as ``UserRole``, one child per line."""
+    item = QTreeWidgetItem([title])
+    item.setData(0, Qt.ItemDataRole.UserRole, event)
+    item.setToolTip(0, "\n".join(lines) or title)
+    for line in lines:
+        child = QTreeWidgetItem([line])
+        child.setToolTip(0, line)
+        item.addChild(child)
+    return item

@@ -40,6 +40,9 @@ def test_the_stored_solution_plays_back_step_by_step_and_scrubs(make_window, set
     bar.slider.setValue(9)  # scrub
     assert playback.position == 9
     assert view.game.state() == _state_after(SOLUTION[:9])
+    assert view.log.count() == 9  # listed in one batch, read as soon as asked
+    expected = [e.to_dict() for e in engine.replay(tutorial_level(CLOCKWORK), SOLUTION[:9])]
+    assert view.log.events() == expected
     assert bar.where.text() == "move 9 of 14"
     bar.buttons["back"].click()
     assert view.game.state() == _state_after(SOLUTION[:8])

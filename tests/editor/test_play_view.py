@@ -146,18 +146,20 @@ def test_event_log_entries_match_the_engine_turn_events(make_window, settings, q
     assert moves == "DDRRRRDLLRRR"
     expected = [event.to_dict() for event in engine.replay(tutorial_level(CLOCKWORK), moves)]
     assert view.log.events() == expected
-    tree = view.log.tree
+    tree = view.log.tree  # the log's items, as the author sees them
     assert tree.topLevelItem(0).data(0, Qt.ItemDataRole.UserRole) is None  # the settled start
-    ninth = tree.topLevelItem(9)
-    assert ninth.text(0) == "9. ← left"
-    lines = [ninth.child(i).text(0) for i in range(ninth.childCount())]
+    assert [tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) for i in range(1, 13)] == (
+        expected
+    )
+    assert view.log.title(9) == "9. ← left"
+    lines = view.log.lines(9)
+    assert lines == [tree.topLevelItem(9).child(i).text(0) for i in range(len(lines))]
     assert "moved baba #19 (4, 6) → (3, 6)" in lines
     assert "pushed word TICK #30 (3, 6) → (2, 6) by baba #19" in lines
     assert "automated clock: mouse #21 moved ↑ (9, 3) → (9, 2) · cue step · ♪ tick" in lines
     assert "rule added: FLAG IS WIN" in lines
     assert "rule added: MOUSE IS TICK" in lines
-    eleventh = tree.topLevelItem(11)
-    lines = [eleventh.child(i).text(0) for i in range(eleventh.childCount())]
+    lines = view.log.lines(11)
     assert "automated clock: mouse #21 blocked ↑ by wall #7 (stop) · cue step · ♪ tick" in lines
 
 
@@ -172,8 +174,7 @@ def test_the_log_names_destroyed_transformed_and_crumbled_entities(make_window, 
         window.session.set_level(window.pack.levels[index])
         play(window)
         keys(window, moves)
-        item = window.play_view.log.tree.topLevelItem(turn)
-        assert line in [item.child(i).text(0) for i in range(item.childCount())]
+        assert line in window.play_view.log.lines(turn)
 
 
 def test_selecting_an_entry_shows_that_turn_and_rewind_undoes_back_to_it(
