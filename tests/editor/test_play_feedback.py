@@ -111,21 +111,25 @@ def test_a_pattern_step_is_ready_for_visual_review(make_window, settings) -> Non
 
 
 def test_reduced_motion_keeps_beat_feedback_readable(make_window, settings) -> None:
-    """Spec 03: with reduced motion the stage shows the current/next steps at once,
-    and the simulation result is the engine's own."""
+    """Spec 03: reduced motion enabled during an automaton turn shows the current/next
+    steps at once, and the simulation result is the engine's own."""
     settings.reduced_motion = False
     window = open_level(make_window, CLOCKWORK)
-    trigger(window, "actionReducedMotion")  # View ▸ Reduced Motion, during an automaton level
-    assert settings.reduced_motion is True
     play(window)
     view = window.play_view
-    keys(window, SOLUTION[:9])
-    assert not view.board.animating  # applied at once: nothing to wait for
+    keys(window, SOLUTION[:9])  # the ninth turn is the mouse's first beat
+    assert view.board.animating
+    trigger(window, "actionReducedMotion")  # View ▸ Reduced Motion, during the turn
+    assert settings.reduced_motion is True
+    assert not view.busy  # the waiting turns were applied at once
     assert view.beats.lines() == ["clock: wait now, next: ↑ move (step 2 of 2)"]
     expected = engine.Game(window.level.to_data())
     for letter in SOLUTION[:9]:
         expected.step(letter)
     assert view.game.state() == expected.state()
+    keys(window, SOLUTION[9])
+    assert not view.board.animating
+    assert view.beats.lines() == ["clock: ↑ move now, next: wait (step 1 of 2)"]
 
 
 def test_missing_optional_cue_does_not_block_play(make_window, tmp_path, settings) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
@@ -102,6 +103,28 @@ def test_keys_pressed_during_an_animation_are_queued_never_dropped_or_doubled(
     assert view.property("moves") == 8
     assert view.property("won") is True
     assert view.log.count() == 8
+
+
+def test_a_held_key_walks_at_the_animation_pace_and_presses_still_queue(
+    make_window, settings, qtbot
+) -> None:
+    settings.reduced_motion = False
+    window = open_level(make_window, FIRST_STEPS)
+    play(window)
+    view = window.play_view
+    keys(window, "R")
+    assert view.board.animating
+    no_mods = Qt.KeyboardModifier.NoModifier
+    repeat = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Right, no_mods, "", True)  # auto-repeat
+    QApplication.sendEvent(view, repeat)
+    keys(window, "R")  # a real press while busy waits its turn
+    settle_animations(qtbot, window)
+    assert view.property("moves") == 2
+    QApplication.sendEvent(
+        view, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Right, no_mods, "", True)
+    )
+    settle_animations(qtbot, window)
+    assert view.property("moves") == 3  # nothing waiting: a repeat walks one more cell
 
 
 def test_animated_and_reduced_motion_play_reach_identical_states(
