@@ -36,6 +36,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         settings = EditorSettings(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
         settings.reduced_motion = True  # the pictures show settled turns
+        settings.welcomed = True  # the welcome panel is the first start's, not play's
         window = MainWindow(TUTORIAL_PACK, settings=settings)
         window.resize(1360, 860)
         window.show()
