@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QUndoGroup
-from PySide6.QtWidgets import QStackedWidget, QWidget
+from PySide6.QtWidgets import QSizePolicy, QStackedWidget, QWidget
 
 from editor.documents.session import Session
 from editor.panels.play_playback import Playback
@@ -61,6 +61,9 @@ class PlayMode(QObject):
         self._session = session
         self.canvas = canvas
         self.view = PlayView(session, renderer, settings)
+        # The play view takes the canvas's place at the canvas's size: its own minimum
+        # size must never push the docks aside (the canvas would refit and lose its zoom).
+        self.view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.stage = QStackedWidget(parent)
         self.stage.setObjectName("centralStage")
         self.stage.addWidget(canvas)

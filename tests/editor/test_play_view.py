@@ -289,6 +289,9 @@ def test_escape_returns_to_editing_exactly_as_left(make_window, settings, qtbot)
         window.canvas.tool,
     )
     assert after == before
+    assert window.play.stage.minimumSizeHint() == canvas.minimumSizeHint().expandedTo(
+        canvas.minimumSize()
+    )  # the play view never pushes the docks aside
     assert window.actions_by_id["actionUndo"].isEnabled()
     assert window.actions_by_id["actionToolBrush"].isEnabled()
 
