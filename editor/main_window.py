@@ -129,9 +129,7 @@ class MainWindow(QMainWindow):
         self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
         self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
         self.level_list.show_statuses(self.verifier)
-        self.solver_panel = SolverPanel.on_board(
-            self.session, self.verifier, self.canvas, self.renderer
-        )
+        self.solver_panel = SolverPanel(self.session, self.verifier, self.play_view, self.look)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,

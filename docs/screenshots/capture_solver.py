@@ -83,6 +83,7 @@ def window_on(path: Path, folder: Path) -> MainWindow:
 
 
 def close(window: MainWindow) -> None:
+    window.play_view.stop()
     window.pack.undo_stack.setClean()
     window.close()
 
@@ -99,9 +100,10 @@ def main() -> int:
         panel = window.solver_panel
         window.actions_by_id["actionSolve"].trigger()
         settle(app, 30, lambda: panel.property("status") != "running")
-        panel.play_solution()
-        panel.player.seek(9)
-        settle(app, 5, lambda: panel.player.index == 9)
+        panel.play_solution()  # in the play view's playback
+        playback = window.play_view.playback
+        assert playback is not None
+        playback.seek(9)
         settle(app, 3, lambda: not window.verifier.busy())
         settle(app, 0.3)  # the pack curve catches up
         window.grab().save(str(OUT / "solver-playback.png"))

@@ -8,8 +8,9 @@ says status, length, states and time; the properties ``status`` and ``moves``
 follow api.md section 7. A result remembers the level as it was solved and turns
 *stale* as soon as the level differs (an undo back to it makes it fresh again).
 
-A solution plays on the board through a :class:`SolutionPlayer`, and "Use as
-intended solution" stores it as the level's ``solution`` (one undoable edit).
+A solution plays on the board through a :class:`SolutionPlayer` — the play view's
+playback (play, pause, step, scrub) — and "Use as intended solution" stores it as
+the level's ``solution`` (one undoable edit).
 Below, the background pack check of this level (:mod:`editor.panels.solver_check`)
 and the pack curve. Results are kept per level, so switching levels and back shows
 each level's last solve; a solve keeps running when the author looks elsewhere.
@@ -17,7 +18,7 @@ each level's last solve; a solve keeps running when the author looks elsewhere.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import Property, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
@@ -41,12 +42,16 @@ from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.panels.solver_check import LevelCheckView, PackCurveBox
 from editor.panels.solver_outcome import SolveOutcome, describe, solve_content
-from editor.panels.solver_playback import BoardPlayback, PlaybackBar, SolutionPlayer
 from editor.tasks.solve import SolveRunner
 from editor.tasks.solve_pack import PackVerifier
-from editor.views.canvas import GridCanvas
 from editor.views.look import Look
-from editor.views.tiles import TileRenderer
+
+
+class SolutionPlayer(Protocol):
+    """Where solutions play: the play view (``play_moves`` returns its playback)."""
+
+    def play_moves(self, moves: str, *, title: str) -> object: ...
+
 
 STRATEGIES = (
     ("Shortest (breadth-first)", engine.Strategy.BFS),
@@ -94,18 +99,6 @@ class SolverPanel(QWidget):
         session.pack_changed.connect(self._on_session_pack_changed)
         look.changed.connect(self._on_look_changed)
         self._on_session_level_changed(session.level)
-
-    @classmethod
-    def on_board(
-        cls, session: Session, verifier: PackVerifier, canvas: GridCanvas, renderer: TileRenderer
-    ) -> SolverPanel:
-        """A panel that plays solutions over the canvas (:class:`BoardPlayback`)."""
-        playback = BoardPlayback(session, renderer)
-        canvas.add_layer(playback)
-        panel = cls(session, verifier, playback, renderer.look)
-        playback.setParent(panel)
-        panel.playback_slot.addWidget(PlaybackBar(playback, panel))
-        return panel
 
     def shutdown(self) -> None:
         """Stop the solver's worker (the window is closing)."""
@@ -165,9 +158,16 @@ class SolverPanel(QWidget):
         self.runner.cancel()
 
     def play_solution(self) -> None:
+        """Step through the solution on the board, in the play view's playback."""
         outcome = self._outcome()
         if outcome is not None and outcome.result is not None and not outcome.stale:
-            self.player.play_moves(outcome.result.moves, title="Solver solution")
+            self._play(outcome.result.moves, "Solver solution")
+
+    def _play(self, moves: str, title: str) -> None:
+        try:
+            self.player.play_moves(moves, title=title)
+        except (ValueError, RuntimeError) as exc:  # the level cannot be played now
+            self.session.message.emit(f"Cannot play the {title.lower()}: {exc}")
 
     def use_as_intended(self) -> None:
         """Store the solution as the level's ``solution``: one undoable edit."""
@@ -231,9 +231,7 @@ class SolverPanel(QWidget):
         )
         self.use_button.clicked.connect(self.use_as_intended)
         self.check_view = LevelCheckView(self.look.theme, self)
-        self.check_view.play_shortcut.connect(
-            lambda moves: self.player.play_moves(moves, title="Shortcut")
-        )
+        self.check_view.play_shortcut.connect(lambda moves: self._play(moves, "Shortcut"))
         self.curve_box = PackCurveBox(self.verifier, self.look.theme, self)
         self.curve_box.curve.level_clicked.connect(self._on_curve_level_clicked)
 
@@ -262,8 +260,6 @@ class SolverPanel(QWidget):
         column.addWidget(self.moves_label)
         column.addWidget(self.stale_label)
         column.addLayout(actions)
-        self.playback_slot = QVBoxLayout()  # the playback's controls, when it has any
-        column.addLayout(self.playback_slot)
         column.addWidget(self.check_view)
         column.addWidget(self.curve_box, 1)
         scroll = QScrollArea(self)
@@ -296,6 +292,8 @@ class SolverPanel(QWidget):
         self.moves_label.setText(moves)
         self.moves_label.setVisible(bool(moves))
         self.progress_label.setText(progress)
+        self.progress_label.setVisible(bool(progress))
+        self.details.setVisible(bool(details))
         if running and outcome is not None:
             self.progress.setRange(0, outcome.budget)
             self.progress.setValue(outcome.progress.states if outcome.progress else 0)

@@ -21,7 +21,6 @@ from PySide6.QtTest import QTest
 
 from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
-from editor.panels.solver_playback import PlaybackBar
 from editor.tasks.solve import kept_worker_pids
 from editor.tasks.solve_pack import LevelStatus
 from editor.views.level_list import STATUS_ROLE
@@ -171,38 +170,46 @@ def test_a_result_goes_stale_after_an_edit_and_fresh_again_on_undo(
 
 
 # ----------------------------------------------------------------- playback
-def test_playback_steps_scrubs_and_plays_to_the_won_state(
+def test_playback_in_the_play_view_steps_scrubs_and_plays_to_the_won_state(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, settings: Any
+) -> None:
+    settings.reduced_motion = True
+    window = make_window(write_pack(tmp_path, WALK))
+    panel = window.solver_panel
+    solve_current(qtbot, window)
+    QTest.mouseClick(panel.play_button, Qt.MouseButton.LeftButton)
+    view = window.play_view
+    assert view.playing
+    playback = view.playback
+    assert playback is not None
+    assert (playback.moves, playback.title, playback.position) == ("RRR", "Solver solution", 0)
+    bar = view.playback_bar
+    bar.buttons["forward"].click()
+    assert (playback.position, view.property("moves"), view.property("won")) == (1, 1, False)
+    bar.slider.setValue(3)  # scrub to the end
+    assert (playback.position, view.property("won")) == (3, True)
+    bar.buttons["start"].click()
+    assert (view.property("moves"), view.property("won")) == (0, False)
+    bar.buttons["play"].click()
+    qtbot.waitUntil(lambda: view.property("won") is True, timeout=WAIT)
+    assert playback.position == 3
+    QTest.keyClick(view, Qt.Key.Key_Escape)  # back to editing, the level untouched
+    assert not view.playing
+    assert window.level is not None
+    assert window.level.authored("solution") is None
+
+
+def test_a_stale_solution_is_not_played(
     qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
 ) -> None:
     window = make_window(write_pack(tmp_path, WALK))
     panel = window.solver_panel
     solve_current(qtbot, window)
-    QTest.mouseClick(panel.play_button, Qt.MouseButton.LeftButton)
-    playback = panel.player
-    bar = panel.findChild(PlaybackBar, "solverPlayback")
-    assert playback.active
-    assert (playback.index, playback.length, playback.won) == (0, 3, False)
-    assert bar is not None
-    assert bar.isVisible()
-    QTest.mouseClick(bar.forward, Qt.MouseButton.LeftButton)
-    assert (playback.index, playback.won) == (1, False)
-    assert bar.label.text() == "move 1 of 3"
-    bar.slider.setValue(3)  # scrub to the end
-    qtbot.waitUntil(lambda: playback.index == 3, timeout=WAIT)
-    assert playback.won
-    assert bar.label.text() == "move 3 of 3 — won"
-    QTest.mouseClick(bar.first, Qt.MouseButton.LeftButton)
-    assert (playback.index, playback.won) == (0, False)
-    QTest.mouseClick(bar.play, Qt.MouseButton.LeftButton)
-    assert playback.playing
-    qtbot.waitUntil(lambda: playback.won, timeout=WAIT)
-    qtbot.waitUntil(lambda: not playback.playing, timeout=WAIT)  # it stops at the end
-    assert playback.index == 3
-    # Editing the level ends the playback: the board shows the level again.
     use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
     click(window, Pos(1, 2))
-    assert not playback.active
-    assert bar.isHidden()
+    qtbot.waitUntil(lambda: panel.property("stale") is True, timeout=WAIT)
+    panel.play_solution()  # the button is off; the call does nothing either
+    assert not window.play_view.playing
 
 
 def test_use_as_intended_solution_is_one_undoable_edit(
@@ -289,10 +296,11 @@ def test_a_planted_shortcut_is_flagged_and_can_be_played(
     qtbot.waitUntil(lambda: check_view.play_button.isVisible(), timeout=WAIT)
     assert check_view.shortcut.text() == "Shortcut: 3 moves vs. intended 5 — RRR"
     QTest.mouseClick(check_view.play_button, Qt.MouseButton.LeftButton)
-    playback = window.solver_panel.player
+    playback = window.play_view.playback
+    assert playback is not None
     assert (playback.moves, playback.title) == ("RRR", "Shortcut")
     playback.seek(3)
-    qtbot.waitUntil(lambda: playback.won, timeout=WAIT)
+    assert window.play_view.property("won") is True
 
 
 def test_reopening_a_pack_answers_from_the_cache_and_solves_nothing(
