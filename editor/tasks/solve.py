@@ -20,7 +20,7 @@ expansion, so well under 100 ms); a worker that does not answer within
 reported failed. A cancelled job's late answer is dropped.
 
 :class:`SolveRunner` is the solver panel's single solve: at most one at a time,
-with progress, cancel and the revision it was started for.
+with progress and cancel (the panel keeps the level's content to tell a stale result).
 """
 
 from __future__ import annotations
@@ -323,7 +323,7 @@ class SolverPool(QObject):
 
 
 class SolveRunner(QObject):
-    """The solver panel's solve: one at a time, with progress, cancel and a revision.
+    """The solver panel's solve: one at a time, with progress and cancel.
 
     ``started``, then ``progressed(SolveProgress)`` a few times a second, then one of
     ``finished(SolveResult)``, ``cancelled()`` or ``failed(str)``.

@@ -22,6 +22,7 @@ import os
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
@@ -118,6 +119,7 @@ def verify_levels(
     starts at once: a worker gets a level only once it has started (about half a
     second), so a small pack is done before the workers are up (they are then
     terminated, not awaited), and a large one keeps every core busy. This process
+    verifies from the first level on and workers from the last one back, and it
     hands out levels between its own solver's progress reports. A worker that
     dies is not replaced: its level is done here. ``done`` and ``heartbeat``
     (about twice a second) are called on this thread.
@@ -163,7 +165,10 @@ class _Runner:
         self.done = done
         self.heartbeat = heartbeat
         self.verdicts: dict[int, LevelVerdict] = {}
-        self.pending = list(range(len(levels)))[::-1]  # popped from the end: pack order
+        # This process takes levels from the front, so rows come out in pack order as
+        # it goes; workers take them from the back: packs tend to end with their
+        # hardest levels, and starting those first leaves no long level for last.
+        self.pending = deque(range(len(levels)))
         self.workers: dict[
             Connection, tuple[BaseProcess, int | None]
         ] = {}  # conn: (process, level)
@@ -194,7 +199,7 @@ class _Runner:
         progress = (lambda _report: self.service(0.0)) if self.workers or self.heartbeat else None
         while len(self.verdicts) < len(self.levels):
             if self.pending:
-                index = self.pending.pop()
+                index = self.pending.popleft()
                 self.record(
                     index, verify_level(self.levels[index], self.settings, progress=progress)
                 )
@@ -221,7 +226,7 @@ class _Runner:
         except (EOFError, OSError):  # the worker died: its level is done here
             del self.workers[conn]
             if index is not None:
-                self.pending.append(index)
+                self.pending.appendleft(index)
             return
         if kind == "error":
             raise RuntimeError(f"verifying level {number + 1} failed in a worker:\n{answer}")
