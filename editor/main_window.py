@@ -10,7 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShowEvent,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -23,8 +32,10 @@ from PySide6.QtWidgets import (
 
 from editor.actions import (
     EDIT_ACTIONS,
+    EXPORT_MENU,
     FILE_ACTIONS,
     LEVEL_ACTIONS,
+    SHARE_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -41,6 +52,7 @@ from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.level_actions import LevelActions
+from editor.panels.sharing import Sharing
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tools import (
@@ -120,6 +132,16 @@ class MainWindow(QMainWindow):
             files=self.files,
             show_message=self.show_message,
         )
+        self.sharing = Sharing(
+            self,
+            session=self.session,
+            dialogs=self.dialogs,
+            files=self.files,
+            renderer=self.renderer,
+            theme=lambda: self.look.theme,
+            show_message=self.show_message,
+        )
+        self.setAcceptDrops(True)  # a dropped payload (text or file) opens its preview
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -209,12 +231,10 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            **self.sharing.handlers(),
         }
-        self.actions_by_id.update(
-            build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
-            )
-        )
+        specs = FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + SHARE_ACTIONS
+        self.actions_by_id.update(build_actions(self, specs, handlers))
         self.actions_by_id["actionZoomIn"].setShortcuts(
             [QKeySequence("Ctrl+="), QKeySequence("Ctrl++")]
         )
@@ -258,7 +278,10 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu, "actionInstalledPacks", None, "actionImportShare")
+        self._add(file_menu, "actionImportShareFile")
         self._add(file_menu.addMenu("&Import"), "actionImportKeke")
+        self._add(file_menu.addMenu("&Export"), *EXPORT_MENU)
         self._add(
             file_menu,
             None,
@@ -466,6 +489,12 @@ class MainWindow(QMainWindow):
             self.resizeDocks(
                 [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
             )
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.sharing.importer.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.sharing.importer.drop(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_keep_changes():

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
+from editor.dialogs.picture_form import PictureDialog, PictureOptions
 from editor.dialogs.problems import ProblemsDialog
 from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
@@ -67,6 +68,18 @@ class Dialogs(Protocol):
     def confirm(self, parent: QWidget, title: str, text: str) -> bool: ...
 
     def error(self, parent: QWidget, title: str, text: str) -> None: ...
+
+    def choose_export_path(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        """Where to write an exported file (a share payload); ``start`` suggests a name."""
+        ...
+
+    def picture_options(
+        self, parent: QWidget, *, animated: bool, suggested: Path
+    ) -> PictureOptions | None:
+        """The file, scale and background of a picture (animated: of a solution)."""
+        ...
 
 
 class QtDialogs:
@@ -161,3 +174,15 @@ class QtDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)
+
+    def choose_export_path(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        chosen, _ = QFileDialog.getSaveFileName(parent, title, start, name_filter)
+        return Path(chosen) if chosen else None
+
+    def picture_options(
+        self, parent: QWidget, *, animated: bool, suggested: Path
+    ) -> PictureOptions | None:
+        dialog = PictureDialog(animated=animated, suggested=suggested, parent=parent)
+        return dialog.options() if dialog.exec() == QDialog.DialogCode.Accepted else None

@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 import engine
+from editor.dialogs.picture_form import PictureOptions
 from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 
@@ -30,6 +31,8 @@ class ScriptedDialogs:
     problems_shown: list[list[engine.Problem]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     confirm_texts: list[str] = field(default_factory=list)
+    export_path: Path | None = None
+    picture: PictureOptions | None = None
 
     def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> str:
         self.asked.append(("unsaved", pack_name))
@@ -90,3 +93,15 @@ class ScriptedDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         self.errors.append(f"{title}: {text}")
+
+    def choose_export_path(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        self.asked.append(("export", title))
+        return self.export_path
+
+    def picture_options(
+        self, parent: QWidget, *, animated: bool, suggested: Path
+    ) -> PictureOptions | None:
+        self.asked.append(("picture", (animated, suggested.name)))
+        return self.picture
