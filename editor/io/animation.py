@@ -4,8 +4,8 @@ Qt draws the frames; Pillow encodes them (a well-kept encoder rather than one of
 our own). Files are written whole or not at all (``engine.write_atomic``).
 
 A GIF has at most 256 colours, so every frame is mapped to ONE palette made from
-a sample of the frames (tile colours and their anti-aliased edges), without
-dithering: colours do not shimmer between frames. A GIF has no partial
+a sample of the frames (the most frequent colours: the tiles' own), without
+dithering: colours stay true and do not shimmer between frames. A GIF has no partial
 transparency, so GIFs are always drawn on the themed background.
 """
 
@@ -91,16 +91,25 @@ def encode(
 
 
 def _palette(images: Sequence[Image.Image]) -> Image.Image:
-    """One palette for every frame, from a strip of sampled frames."""
+    """One palette for every frame: the 256 most frequent colours of a strip of samples.
+
+    Tiles are flat colours, so the most frequent colours are exactly the tile and
+    board colours (a GIF keeps them true); only rare anti-aliased edge pixels map
+    to their nearest neighbour.
+    """
     count = len(images)
-    picks = sorted(
-        {round(i * (count - 1) / max(1, PALETTE_SAMPLES - 1)) for i in range(PALETTE_SAMPLES)}
-    )
+    step = max(1, PALETTE_SAMPLES - 1)
+    picks = sorted({round(i * (count - 1) / step) for i in range(PALETTE_SAMPLES)})
     width, height = images[0].size
     strip = Image.new("RGB", (width, height * len(picks)))
     for row, index in enumerate(picks):
         strip.paste(images[index].convert("RGB"), (0, row * height))
-    return strip.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    found = strip.getcolors(strip.width * strip.height) or []
+    common = [color for _, color in sorted(found, key=lambda pair: -pair[0])[:256]]
+    flat = [int(channel) for color in common if isinstance(color, tuple) for channel in color]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat + flat[:3] * (256 - len(common)))
+    return palette
 
 
 def write(path: Path, data: bytes) -> Path:

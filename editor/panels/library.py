@@ -200,7 +200,7 @@ def _item_for(installed: InstalledPack) -> QListWidgetItem:
     pack = installed.pack
     if pack is None:
         text = f"{installed.path.stem}\n{len(installed.problems)} problem(s)"
-        tip = "\n".join(str(p) for p in installed.problems[:8])
+        tip = "\n".join([str(installed.path), *(str(p) for p in installed.problems[:8])])
     else:
         text = f"{pack.title or pack.id}\n{pack.id} · {len(pack.levels)} level(s)"
         tip = f"{installed.path}\nby {pack.author}" if pack.author else str(installed.path)
