@@ -63,6 +63,9 @@ class ShareExporter(QObject):
             if whole_pack
             else f"level '{level.level_id if level else ''}'"
         )
+        # A level takes milliseconds; a large pack with solutions replays every one of
+        # them (about 1.5 s for the 113 Keke classics, bench/bench_share.py).
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             text = engine.share.export(
                 pack.to_data(),
@@ -73,6 +76,8 @@ class ShareExporter(QObject):
             first = exc.errors[0] if exc.errors else "?"
             self._show(f"Cannot share the {subject}: {len(exc.errors)} problem(s). First: {first}")
             return None
+        finally:
+            QApplication.restoreOverrideCursor()
         extra = " with solutions" if solutions and whole_pack else ""
         extra = " with its solution" if solutions and not whole_pack else extra
         return text, subject + extra

@@ -40,7 +40,7 @@ from editor.tasks.share_decode import Decoded
 from editor.views.theme import Theme
 from editor.views.thumbnails import ThumbnailJob, Thumbnails
 
-THUMB_W, THUMB_H = 160, 112
+THUMB_W, THUMB_H = 168, 120  # 14 px cells for a 12 x 8 level: words stay readable
 #: Free ids tried for a rename suggestion (``id-2`` … ``id-100``).
 RENAME_TRIES = 99
 
@@ -76,7 +76,7 @@ class SharePreviewDialog(QDialog):
         self.levels.setMovement(QListView.Movement.Static)
         self.levels.setWordWrap(True)
         self.levels.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        layout.addWidget(self.levels, 3)
+        layout.addWidget(self.levels, 5)
         self.checks = QTreeWidget(self)
         self.checks.setObjectName("shareChecks")
         self.checks.setHeaderLabels(["Check", "Where", "What"])
@@ -232,11 +232,10 @@ class SharePreviewDialog(QDialog):
             self.open_button.setEnabled(False)
             return
         self.open_button.setEnabled(True)
-        existing = self._existing()
-        if existing is not None and not self._collides:
+        if not self._collides and self._existing():
             self._collides = True
             self.collision.setVisible(True)
-            self.collision_text.setText(existing)
+            self._describe_collision()
             self.new_id.setText(self._free_id())
             return  # setText updated the destination
         try:
@@ -252,15 +251,30 @@ class SharePreviewDialog(QDialog):
         self.destination.setText(f"{verb} {path}")
         self.install_button.setEnabled(True)
 
-    def _existing(self) -> str | None:
-        """Why the pack cannot install under its own id, or ``None`` when it can."""
+    def _existing(self) -> bool:
+        """Whether a pack of the same id is installed (so Install needs a choice)."""
         assert self.preview is not None
         try:
             self.preview.install_path(self.folder)
         except engine.ValidationError as exc:
-            if exc.errors[0].code == "pack-exists":
-                return exc.errors[0].message
-        return None
+            return exc.errors[0].code == "pack-exists"
+        return False
+
+    def _describe_collision(self) -> None:
+        """Say what is installed; offer Replace only where the engine would replace it."""
+        assert self.preview is not None
+        assert self.preview.pack is not None
+        pack_id = self.preview.pack.id
+        try:
+            path = self.preview.install_path(self.folder, replace=True)
+        except engine.ValidationError as exc:  # a pack folder of that name: never replaced
+            self.replace.setEnabled(False)
+            self.collision_text.setText(exc.errors[0].message)
+            return
+        self.collision_text.setText(
+            f"“{pack_id}” is already installed ({path}). Install this one under another "
+            "id to keep both, or replace the installed pack with it."
+        )
 
     def _free_id(self) -> str:
         assert self.preview is not None

@@ -15,19 +15,14 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage
 
 import engine
-from editor.views.pictures import (
-    Board,
-    PictureError,
-    look_for,
-    noun_specs,
-    thumbnail,
-    use_level_words,
-)
+from editor.views.pictures import Board, PictureError, look_for, thumbnail
 from editor.views.theme import Theme
 from editor.views.tiles import TileRenderer
 
 #: Milliseconds of drawing per turn of the event loop (a frame is 16 ms).
 BUDGET_MS = 8.0
+#: Renderers kept at once (one per pack and kind of level); their tile caches are small.
+MAX_RENDERERS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +35,14 @@ class ThumbnailJob:
 
 
 class Thumbnails(QObject):
-    """Draws the jobs' thumbnails in slices of at most :data:`BUDGET_MS` (plus one picture)."""
+    """Draws the jobs' thumbnails in slices of about :data:`BUDGET_MS` each.
+
+    A slice stops before a picture that would likely overrun the budget (judged by
+    the slowest picture so far), so only a first, unusually slow picture can make a
+    slice longer. Each kind of level (the pack's nouns and the level's mechanic
+    words) keeps its own renderer, so tiles drawn for one level are reused by the
+    next instead of being drawn again.
+    """
 
     ready = Signal(object, QImage)  # (job key, picture)
     finished = Signal()
@@ -56,9 +58,10 @@ class Thumbnails(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._slice)
-        self._look = look_for(theme, {}, parent=self)
-        self._renderer = TileRenderer(self._look)
-        self._nouns: dict[str, engine.NounStyle] | None = None
+        self._renderers: dict[
+            tuple[int, frozenset[str], bool], tuple[dict[str, engine.NounStyle], TileRenderer]
+        ] = {}
+        self._slowest_ms = 0.0
         #: The longest slice so far, in milliseconds (bench/bench_share.py reads it).
         self.longest_slice_ms = 0.0
 
@@ -78,12 +81,17 @@ class Thumbnails(QObject):
 
     def _slice(self) -> None:
         started = time.perf_counter()
+        first = self._next
         while self._next < len(self._jobs):
+            elapsed = (time.perf_counter() - started) * 1000
+            if self._next > first and elapsed + self._slowest_ms > BUDGET_MS:
+                break  # the next picture might overrun: leave it to the next slice
             job = self._jobs[self._next]
             self._next += 1
-            self.ready.emit(job.key, self._picture(job))
-            if (time.perf_counter() - started) * 1000 >= BUDGET_MS:
-                break
+            before = time.perf_counter()
+            picture = self._picture(job)
+            self._slowest_ms = max(self._slowest_ms, (time.perf_counter() - before) * 1000)
+            self.ready.emit(job.key, picture)
         self.longest_slice_ms = max(self.longest_slice_ms, (time.perf_counter() - started) * 1000)
         if not self.pending:
             self._timer.stop()
@@ -91,11 +99,21 @@ class Thumbnails(QObject):
             self.finished.emit()
 
     def _picture(self, job: ThumbnailJob) -> QImage:
-        if job.nouns is not self._nouns:
-            self._look.set_nouns(noun_specs(job.nouns))
-            self._nouns = job.nouns
-        use_level_words(self._look, job.level)
+        level = job.level
+        words = frozenset(a.property for a in level.automata)
+        frail = any(m.type == "frail" for m in level.mechanics)
+        key = (id(job.nouns), words, frail)
+        kept = self._renderers.get(key)
+        if kept is not None and kept[0] is job.nouns:  # the very same styles, not a reused id
+            renderer = kept[1]
+        else:
+            if len(self._renderers) >= MAX_RENDERERS:
+                for _, old in self._renderers.values():
+                    old.look.deleteLater()
+                self._renderers.clear()
+            renderer = TileRenderer(look_for(self._theme, job.nouns, level, parent=self))
+            self._renderers[key] = (job.nouns, renderer)
         try:
-            return thumbnail(self._renderer, Board.of_level(job.level), *self._size)
+            return thumbnail(renderer, Board.of_level(level), *self._size)
         except PictureError:  # cannot happen for a valid level at thumbnail size
             return QImage()

@@ -131,7 +131,10 @@ def test_a_name_collision_offers_rename_and_never_overwrites(
     trigger(window, "actionExportSharePack")
     dialog = preview_of(qtbot, window)
     assert dialog.collision.isVisible()
-    assert "already exists" in dialog.collision_text.text()
+    assert dialog.collision_text.text() == (
+        f"“tutorial” is already installed ({theirs}). Install this one under another id "
+        "to keep both, or replace the installed pack with it."
+    )
     assert dialog.rename.isChecked()
     assert dialog.new_id.text() == "tutorial-2"
     assert dialog.destination.text() == f"Installs {packs_dir / 'tutorial-2.json'}"
