@@ -100,8 +100,8 @@ def install_path(pack: Pack, folder: Path, *, replace: bool = False) -> Path:
     if os.path.lexists(path) and not replace:
         raise ShareError.at(
             "pack-exists",
-            f"{path} already exists; pass replace=True (--replace) to overwrite it, "
-            "or pack_id= (--as ID) to install it under another id",
+            f"{path} already exists; replacing it needs --replace, keeping both needs "
+            "another id (--as ID); the editor offers both",
         )
     return path
 
