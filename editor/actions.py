@@ -168,6 +168,27 @@ LEVEL_ACTIONS = (
     ),
 )
 
+PLAY_ACTIONS = (
+    ActionSpec(
+        "actionPlay", "&Play Level", "F5", "play", "Test-play this level (F5 again restarts)"
+    ),
+    ActionSpec(
+        "actionPlaySolution",
+        "Play &Intended Solution",
+        "Shift+F5",
+        "",
+        "Play the level's stored solution back step by step",
+    ),
+    ActionSpec(
+        "actionReducedMotion",
+        "&Reduced Motion",
+        "",
+        "",
+        "Test-play applies each turn at once: no slides, fades or flashes",
+        checkable=True,
+    ),
+)
+
 
 EXPORT_SHARE_ACTIONS = (
     ActionSpec(

@@ -36,6 +36,7 @@ from editor.actions import (
     FILE_ACTIONS,
     HELP_ACTIONS,
     LEVEL_ACTIONS,
+    PLAY_ACTIONS,
     RULES_VIEW_ACTIONS,
     SHARE_ACTIONS,
     VIEW_ACTIONS,
@@ -55,6 +56,7 @@ from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
+from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
 from editor.panels.sharing import Sharing
 from editor.resources import icon
@@ -113,7 +115,9 @@ class MainWindow(QMainWindow):
         self.autosaver = Autosaver(self.session, self.recovery, parent=self)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
-        self.setCentralWidget(self.canvas)
+        self.play = PlayMode(self.session, self.renderer, self.settings, self.canvas, self)
+        self.play_view = self.play.view
+        self.setCentralWidget(self.play.stage)  # the canvas, or the play view while playing
         self.tools: list[Tool] = [
             BrushTool(self.session),
             EraserTool(self.session),
@@ -270,6 +274,11 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionPlay": self.play.play,
+            "actionPlaySolution": self.play.play_solution,
+            "actionReducedMotion": lambda: self.play.set_reduced_motion(
+                self.actions_by_id["actionReducedMotion"].isChecked()
+            ),
             **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
             **self.sharing.handlers(),
         }
@@ -281,6 +290,7 @@ class MainWindow(QMainWindow):
                 + VIEW_ACTIONS
                 + RULES_VIEW_ACTIONS
                 + LEVEL_ACTIONS
+                + PLAY_ACTIONS
                 + HELP_ACTIONS
                 + SHARE_ACTIONS,
                 handlers,
@@ -320,6 +330,7 @@ class MainWindow(QMainWindow):
             self.actions_by_id[tool.action_id] = action
         for action in self.actions_by_id.values():
             self.addAction(action)  # shortcuts work even with menus and toolbars hidden
+        self.actions_by_id["actionReducedMotion"].setChecked(self.settings.reduced_motion)
 
     def _build_menus_and_toolbars(self) -> None:
         a = self.actions_by_id
@@ -369,6 +380,7 @@ class MainWindow(QMainWindow):
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionReducedMotion",
             None,
             "actionDimUnusedWords",
             "actionPropertyOverlay",
@@ -394,6 +406,7 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self._add(bar.addMenu("&Play"), "actionPlay", "actionPlaySolution")
         self.help_menu = bar.addMenu("&Help")
         self._add(self.help_menu, "actionGettingStarted", "actionShortcuts", None, "actionAbout")
         main = QToolBar("Main", self)
@@ -410,6 +423,8 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomIn",
             "actionZoomFit",
+            None,
+            "actionPlay",
         ):
             main.addSeparator() if name is None else main.addAction(a[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
@@ -444,6 +459,12 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.play.lock_while_playing(
+            self.actions_by_id,
+            [tool.action_id for tool in self.tools],
+            [self.palette_panel, self.inspector],
+            self.undo_group,
+        )
         self.docks.add(
             "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
         ).raise_()
