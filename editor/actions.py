@@ -96,6 +96,13 @@ VIEW_ACTIONS = (
         "actionZoomFit", "&Fit Level", "Ctrl+0", "zoom-fit", "Zoom so the whole level is visible"
     ),
     ActionSpec("actionZoomActual", "&Actual Size", "Ctrl+1", "", "32 pixels a cell"),
+    ActionSpec(
+        "actionFocusCanvas",
+        "Go to the &Board",
+        "Alt+0",
+        "",
+        "Keyboard focus on the board: arrows move the cell cursor, Enter or Space paints",
+    ),
     ActionSpec("actionShowGrid", "Show &Grid", "Ctrl+G", "", "Draw grid lines", checkable=True),
     ActionSpec(
         "actionDarkTheme",

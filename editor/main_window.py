@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
             select_tool=self.select_tool,
             inspector=self.inspector,
             level_list=self.level_list,
+            canvas=self.canvas,
             activate_select=lambda: self.activate_tool(self.select_tool),
             show_message=self.show_message,
         )
@@ -176,6 +177,7 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(self._on_canvas_hovered)
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
+        self.palette_panel.chosen.connect(self.canvas.setFocus)
 
         self.keke_importer.busy_changed.connect(
             lambda busy: self.actions_by_id["actionImportKeke"].setEnabled(not busy)
@@ -262,6 +264,7 @@ class MainWindow(QMainWindow):
             "actionZoomOut": canvas.zoom_out,
             "actionZoomFit": canvas.fit,
             "actionZoomActual": canvas.zoom_actual,
+            "actionFocusCanvas": self._focus_canvas,
             "actionShowGrid": self._on_show_grid_toggled,
             "actionDarkTheme": self._on_dark_theme_toggled,
             "actionAddLevel": la.add_level,
@@ -377,6 +380,7 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomFit",
             "actionZoomActual",
+            "actionFocusCanvas",
             None,
             "actionShowGrid",
             "actionDarkTheme",
@@ -470,6 +474,11 @@ class MainWindow(QMainWindow):
         ).raise_()
         if not self.settings.welcomed:
             self._add_welcome(right)
+
+    def _focus_canvas(self) -> None:
+        self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if self.canvas.cursor_cell is None and self.level is not None:
+            self.canvas.set_cursor_cell(self.canvas.hovered_cell or Pos(0, 0))
 
     def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
         """The first start's welcome panel, until the author dismisses it ("Got it")."""
