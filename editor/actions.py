@@ -112,6 +112,14 @@ VIEW_ACTIONS = (
         "Switch between light and dark",
         checkable=True,
     ),
+    ActionSpec(
+        "actionHighContrast",
+        "&High Contrast",
+        "Ctrl+Shift+H",
+        "",
+        "Black on white with strong outlines, for low vision or a bright room",
+        checkable=True,
+    ),
 )
 #: View toggles of the rules panel (docs/editor.md, "Rules panel").
 RULES_VIEW_ACTIONS = (

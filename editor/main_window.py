@@ -186,7 +186,8 @@ class MainWindow(QMainWindow):
 
         self.resize(1280, 820)
         self._restore_window()
-        self.actions_by_id["actionDarkTheme"].setChecked(self.look.theme.dark)
+        self.actions_by_id["actionDarkTheme"].setChecked(self.settings.theme == "dark")
+        self.actions_by_id["actionHighContrast"].setChecked(self.settings.theme == "contrast")
         self.actions_by_id["actionShowGrid"].setChecked(self.settings.show_grid)
         self._apply_theme()
         self.activate_tool(self.tools[0])
@@ -267,6 +268,7 @@ class MainWindow(QMainWindow):
             "actionFocusCanvas": self._focus_canvas,
             "actionShowGrid": self._on_show_grid_toggled,
             "actionDarkTheme": self._on_dark_theme_toggled,
+            "actionHighContrast": self._on_high_contrast_toggled,
             "actionAddLevel": la.add_level,
             "actionDuplicateLevel": la.duplicate_level,
             "actionRenameLevel": la.rename_level,
@@ -384,6 +386,7 @@ class MainWindow(QMainWindow):
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionHighContrast",
             "actionReducedMotion",
             None,
             "actionDimUnusedWords",
@@ -541,9 +544,21 @@ class MainWindow(QMainWindow):
         self.canvas.set_show_grid(show)
 
     def _on_dark_theme_toggled(self) -> None:
-        self.settings.theme = (
-            "dark" if self.actions_by_id["actionDarkTheme"].isChecked() else "light"
-        )
+        self._choose_theme("dark", self.actions_by_id["actionDarkTheme"].isChecked())
+
+    def _on_high_contrast_toggled(self) -> None:
+        self._choose_theme("contrast", self.actions_by_id["actionHighContrast"].isChecked())
+
+    def _choose_theme(self, name: str, on: bool) -> None:
+        """Dark and high contrast exclude each other; neither is the light theme."""
+        if on == (self.settings.theme == name):
+            return
+        self.settings.theme = name if on else "light"
+        for action_id, theme in (("actionDarkTheme", "dark"), ("actionHighContrast", "contrast")):
+            action = self.actions_by_id[action_id]
+            action.blockSignals(True)
+            action.setChecked(self.settings.theme == theme)
+            action.blockSignals(False)
         self._apply_theme()
 
     def _apply_theme(self) -> None:
