@@ -7,6 +7,14 @@ editor and other tools import only the names in ``__all__``.
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
 from engine.limits import MAX_GRID_SIZE, MAX_ID_LENGTH, PARSE_BUDGET, TOKEN_MAX_LENGTH
+from engine.lint import (
+    LINT_CODES,
+    LevelReport,
+    PackReport,
+    check_level,
+    check_pack,
+    declared_nouns,
+)
 from engine.model import (
     ID_PATTERN,
     Automaton,
@@ -35,6 +43,7 @@ __all__ = [
     "BASE_PROPERTIES",
     "FRAIL",
     "ID_PATTERN",
+    "LINT_CODES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
     "OPERATORS",
@@ -47,10 +56,12 @@ __all__ = [
     "FrailMechanic",
     "Game",
     "Level",
+    "LevelReport",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
     "Pack",
+    "PackReport",
     "Problem",
     "Rule",
     "RuleComplexityError",
@@ -66,7 +77,10 @@ __all__ = [
     "WaitStep",
     "WordEntity",
     "WordRole",
+    "check_level",
+    "check_pack",
     "check_solution",
+    "declared_nouns",
     "dump_pack",
     "format_moves",
     "load_level",

@@ -437,23 +437,46 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
     Every level is checked even when others fail, so one run lists every problem of
     every level. Nothing is built from a pack that has any problem.
     """
-    levels = doc.get("levels") if isinstance(doc, dict) else None
-    levels = levels if isinstance(levels, list) else []
-    too_big = _size_problems(levels)
+    levels = pack_levels(doc)
+    too_big = pack_size_problems(doc, pack_name)
     if too_big:  # before anything walks the oversized part
-        return None, [
-            p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big
-        ]
+        return None, too_big
     shell = check_pack_shell(doc)
     checks = [check_pack_level(level, shell.nouns) for level in levels]
     problems = combine_pack_problems(pack_name, shell, checks)
     if problems:
         return None, problems
-    built = [c.level for c in checks if c.level is not None]
+    return build_pack(doc, pack_name, [c.level for c in checks if c.level is not None])
+
+
+def build_pack(doc: Any, pack_name: str, levels: list[Level]) -> tuple[Pack | None, list[Problem]]:
+    """The pack model of a document whose parts passed; its levels are already models.
+
+    The schema lets nothing through that the model refuses, so the problems are
+    only ever a located trace of such a bug (``invalid-value``).
+    """
     try:  # levels are already models: pydantic keeps them as they are
-        return Pack.model_validate({**doc, "levels": built}), []
+        return Pack.model_validate({**doc, "levels": levels}), []
     except PydanticError as exc:
         return None, [p.located(pack=pack_name, level=None) for p in model_problems(exc, doc)]
+
+
+def pack_levels(doc: object) -> list[Any]:
+    """The ``levels`` list of a pack document (empty when it has none, or not a list)."""
+    levels = doc.get("levels") if isinstance(doc, dict) else None
+    return levels if isinstance(levels, list) else []
+
+
+def pack_size_problems(doc: object, pack_name: str) -> list[Problem]:
+    """Levels or entities over their caps, found without walking anything else.
+
+    When there are any, they are the whole answer: nothing else is checked.
+    """
+    levels = pack_levels(doc)
+    return [
+        p.located(pack=pack_name, level=document_id(_at(levels, p.pointer)))
+        for p in _size_problems(levels)
+    ]
 
 
 def _too_many_levels(count: int) -> Problem:
