@@ -147,10 +147,10 @@ def test_lint_adds_warnings_after_the_errors_and_only_errors_fail(
     out, err = capsys.readouterr()
     assert out.splitlines() == [
         'linted/levels/0/entities/0/x (level "first"): x=9 is outside the 3x3 grid',
-        "warning: linted/nouns/GHOST: GHOST is in the pack's nouns, but no level has a GHOST "
-        "object or word",
         "warning: linted/levels/1/automata/0/property (level \"second\"): automaton 'clock' "
         "never acts: there is no TICK word on the board to give its property",
+        "warning: linted/nouns/GHOST: GHOST is in the pack's nouns, but no level has a GHOST "
+        "object or word",
     ]
     assert err == "1 problem(s) in 1 of 1 pack(s), 2 warning(s)\n"
     assert main(["validate", str(path)]) == 1  # without --lint: the errors alone
