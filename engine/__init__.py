@@ -6,7 +6,13 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
-from engine.limits import MAX_GRID_SIZE, MAX_ID_LENGTH, PARSE_BUDGET, TOKEN_MAX_LENGTH
+from engine.limits import (
+    MAX_GRID_SIZE,
+    MAX_ID_LENGTH,
+    MAX_PACK_BYTES,
+    PARSE_BUDGET,
+    TOKEN_MAX_LENGTH,
+)
 from engine.lint import (
     LINT_CODES,
     LevelReport,
@@ -46,6 +52,7 @@ __all__ = [
     "LINT_CODES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
+    "MAX_PACK_BYTES",
     "OPERATORS",
     "PARSE_BUDGET",
     "TOKEN_MAX_LENGTH",

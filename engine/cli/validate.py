@@ -81,7 +81,10 @@ def run(args: argparse.Namespace) -> int:
     total = len(args.paths)
     notes = f", {warned} warning(s)" if args.lint else ""
     if failed:
-        print(f"{len(records) - warned} problem(s) in {failed} of {total} pack(s){notes}", file=sys.stderr)
+        print(
+            f"{len(records) - warned} problem(s) in {failed} of {total} pack(s){notes}",
+            file=sys.stderr,
+        )
     else:
         print(f"{total} pack(s) valid{notes}", file=sys.stderr)
     return 1 if failed else 0
