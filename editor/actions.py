@@ -135,6 +135,16 @@ LEVEL_ACTIONS = (
     ),
 )
 
+VALIDATION_ACTIONS = (
+    ActionSpec(
+        "actionValidate",
+        "&Validate Pack",
+        "F7",
+        "validate",
+        "Check the whole pack now: every error, and the lint warnings (the Problems panel)",
+    ),
+)
+
 
 def shortcut_text(shortcut: Shortcut) -> str:
     if shortcut is None or shortcut == "":

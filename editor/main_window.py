@@ -25,6 +25,7 @@ from editor.actions import (
     EDIT_ACTIONS,
     FILE_ACTIONS,
     LEVEL_ACTIONS,
+    VALIDATION_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -39,6 +40,8 @@ from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.files import PackFiles
 from editor.level_actions import LevelActions
+from editor.panels.validation import ValidationPanel
+from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tools import (
@@ -98,6 +101,7 @@ class MainWindow(QMainWindow):
         self.level_list = LevelListPanel(self.session)
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.inspector = StackInspector(self.session, self.renderer)
+        self.validation_panel = ValidationPanel(self.session, self.canvas)
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
@@ -194,12 +198,10 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionValidate": self._validate,
         }
-        self.actions_by_id.update(
-            build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
-            )
-        )
+        specs = FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + VALIDATION_ACTIONS
+        self.actions_by_id.update(build_actions(self, specs, handlers))
         self.actions_by_id["actionZoomIn"].setShortcuts(
             [QKeySequence("Ctrl+="), QKeySequence("Ctrl++")]
         )
@@ -251,6 +253,7 @@ class MainWindow(QMainWindow):
             "actionSaveAsFolder",
             None,
             "actionPackProperties",
+            "actionValidate",
             None,
             "actionQuit",
         )
@@ -348,6 +351,14 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        problems = self.docks.add(
+            "validation", "Problems", self.validation_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.validation_panel.add_action(a["actionValidate"])
+        self.validation_panel.title_changed.connect(problems.setWindowTitle)
+        self.validation_panel.problem_activated.connect(
+            lambda level_id, pointer: open_problem_field(self, level_id, pointer)
+        )
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -359,8 +370,18 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self._cell_label)
         status.addPermanentWidget(self._tool_label)
         status.addPermanentWidget(self._zoom_label)
+        problems = QLabel(self)
+        problems.setObjectName("statusProblems")
+        self.validation_panel.summary_changed.connect(problems.setText)
+        status.addPermanentWidget(problems)
 
     # ----------------------------------------------------------------- slots
+    def _validate(self) -> None:
+        """F7: show the Problems panel and check the whole pack again."""
+        self.docks["validation"].show()
+        self.docks["validation"].raise_()
+        self.validation_panel.validator.check_all()
+
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         for stack in self.undo_group.stacks():
             self.undo_group.removeStack(stack)

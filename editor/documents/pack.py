@@ -171,6 +171,12 @@ class PackDocument(QObject):
         return pack
 
     def to_data(self) -> dict[str, Any]:
+        data = self.shell_data()
+        data["levels"] = [level.to_data() for level in self._levels]
+        return data
+
+    def shell_data(self) -> dict[str, Any]:
+        """The pack document with an empty ``levels`` list: what pack-wide checks read."""
         p = self._props
         extra = self._extra
         data: dict[str, Any] = {
@@ -189,7 +195,7 @@ class PackDocument(QObject):
             else ({"color": s.color, "glyph": s.glyph} if s.glyph else {"color": s.color})
             for name, s in self._nouns.items()
         }
-        data["levels"] = [level.to_data() for level in self._levels]
+        data["levels"] = []
         data.update({k: copy.deepcopy(v) for k, v in extra.items() if k not in data})
         return data
 

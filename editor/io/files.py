@@ -107,7 +107,8 @@ class PackFiles(QObject):
         repaired.mark_changed_on_open(changes)  # unsaved: the file does not hold these yet
         self._adopt(repaired, path)
         self.problems = result.problems
-        changed = f"; {len(changes)} changes to save" if changes else ""
+        many = "s" if len(changes) != 1 else ""
+        changed = f"; {len(changes)} change{many} to save" if changes else ""
         self._status(
             f"Opened {path.name} for repair: {len(result.problems)} problems to fix{changed} "
             "(View ▸ Panels ▸ Problems)"

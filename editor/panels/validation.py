@@ -1,0 +1,323 @@
+"""The Problems panel (``validationPanel``): every problem of the open pack, live.
+
+Errors come from the engine's validation, warnings from its lints, and "changed"
+rows say what the editor had to change when it opened a broken pack (until the
+next save). The rows come from :class:`~editor.tasks.validation.PackValidator`,
+which re-checks in the background after each edit; the panel only shows them, so
+painting never waits for it.
+
+Activating a row (double-click or Enter) jumps to the problem: it selects its
+level, highlights the entity its pointer names on the canvas (and shows its cell
+in the stack inspector), and emits ``problem_activated(level_id, pointer)`` so
+the window can open the panel that edits the field (automata, mechanics, level
+or pack properties; ``editor.panels.validation_jump``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHeaderView,
+    QLabel,
+    QStackedWidget,
+    QToolBar,
+    QToolButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor.documents.level import LevelDocument
+from editor.documents.session import Session
+from editor.documents.values import Pos
+from editor.panels.validation_model import (
+    ALL_LEVELS,
+    ROW_ROLE,
+    SEVERITY_ICON,
+    ProblemsModel,
+)
+from editor.resources import icon
+from editor.tasks.validation import (
+    CHANGED,
+    ERROR,
+    SEVERITIES,
+    WARNING,
+    PackValidator,
+    ProblemRow,
+    ValidationResult,
+)
+from editor.views.canvas import GridCanvas
+
+CURRENT_LEVEL = "current"
+_NOUN = {
+    ERROR: ("error", "errors"),
+    WARNING: ("warning", "warnings"),
+    CHANGED: ("change", "changes"),
+}
+
+
+def counted(count: int, severity: str) -> str:
+    one, many = _NOUN[severity]
+    return f"{count} {one if count == 1 else many}"
+
+
+class ValidationPanel(QWidget):
+    """The list of problems, its filters, and the jump to a problem."""
+
+    problem_activated = Signal(str, str)  # level id ("" for the pack), pointer
+    title_changed = Signal(str)  # the dock title, with the counts
+    summary_changed = Signal(str)  # a short count for the status bar
+
+    def __init__(
+        self,
+        session: Session,
+        canvas: GridCanvas,
+        parent: QWidget | None = None,
+        *,
+        validator: PackValidator | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("validationPanel")
+        self.setAccessibleName("validationPanel")
+        self._session = session
+        self._canvas = canvas
+        self.validator = validator if validator is not None else PackValidator(session, self)
+        self.model = ProblemsModel()
+
+        self.toolbar = QToolBar(self)
+        self.toolbar.setObjectName("validationToolBar")
+        self.severity_buttons: dict[str, QToolButton] = {}
+        for severity in SEVERITIES:
+            button = QToolButton(self)
+            button.setObjectName(f"problemsShow_{severity}")
+            button.setCheckable(True)
+            button.setChecked(True)
+            button.setIcon(icon(SEVERITY_ICON[severity]))
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            button.setToolTip(f"Show {_NOUN[severity][1]}")
+            button.toggled.connect(self._apply_filter)
+            self.toolbar.addWidget(button)
+            self.severity_buttons[severity] = button
+        self.level_filter = QComboBox(self)
+        self.level_filter.setObjectName("problemsLevelFilter")
+        self.level_filter.setAccessibleName("Show problems of")
+        self.level_filter.setToolTip("Show the problems of every level, this level, or one level")
+        self.level_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.level_filter.currentIndexChanged.connect(self._apply_filter)
+        self.toolbar.addSeparator()
+        self.toolbar.addWidget(self.level_filter)
+
+        self.view = QTreeView(self)
+        self.view.setObjectName("problemsList")
+        self.view.setAccessibleName("Problems")
+        self.view.setModel(self.model)
+        self.view.setRootIsDecorated(False)
+        self.view.setUniformRowHeights(True)
+        self.view.setAlternatingRowColors(True)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(0, 26)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(1, 120)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(3, 150)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(4, 200)
+        self.view.activated.connect(self._on_view_activated)  # Enter, or a double-click
+
+        self.empty = QLabel("Checking…", self)
+        self.empty.setObjectName("problemsEmpty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setEnabled(False)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.view)
+        self.pages.addWidget(self.empty)
+        self.status = QLabel(self)
+        self.status.setObjectName("problemsStatus")
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status.setWordWrap(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.pages, 1)
+        layout.addWidget(self.status)
+
+        self.validator.results_changed.connect(self._on_validator_results)
+        self.validator.busy_changed.connect(self._on_validator_busy)
+        self.validator.failed.connect(self._on_validator_failed)
+        session.level_changed.connect(self._on_session_level_changed)
+        session.pack_changed.connect(lambda _pack: self._on_validator_results(None))
+        self._fill_level_filter()
+        self._show_counts()
+
+    def sizeHint(self) -> QSize:
+        return QSize(720, 240)  # room for about eight rows under the canvas
+
+    # ------------------------------------------------------------------ API
+    def add_action(self, action: QAction) -> None:
+        """Put a window action (Check Now, F7) on the panel's toolbar."""
+        self.toolbar.insertAction(self.toolbar.actions()[0], action)
+        self.toolbar.insertSeparator(self.toolbar.actions()[1])
+
+    def rows(self) -> list[ProblemRow]:
+        """The rows shown now, in order."""
+        return [r for i in range(self.model.rowCount()) if (r := self.model.row_at(i))]
+
+    def activate_row(self, row: int) -> None:
+        """Jump to the problem in ``row`` of the list, as a double-click does."""
+        self._on_view_activated(self.model.index(row, 0))
+
+    # ------------------------------------------------------------- updating
+    def _on_validator_results(self, result: ValidationResult | None) -> None:
+        current = self.model.row_at(self.view.currentIndex().row())
+        scroll = self.view.verticalScrollBar().value()
+        self.model.set_rows(result.rows if result is not None else ())
+        self._fill_level_filter()
+        if current is not None:
+            row = self.model.find(current.key)
+            if row >= 0:
+                self.view.setCurrentIndex(self.model.index(row, 0))
+        self.view.verticalScrollBar().setValue(scroll)
+        self._show_counts()
+
+    def _on_validator_busy(self, busy: bool) -> None:
+        self._show_counts()
+
+    def _on_validator_failed(self, message: str) -> None:
+        first = message.splitlines()[0] if message else "unknown error"
+        self.status.setText(f"The check failed: {first} (the log has the details)")
+        self.status.setToolTip(message)
+
+    def _on_session_level_changed(self, _level: LevelDocument | None) -> None:
+        if self._level_choice() == CURRENT_LEVEL:
+            self._apply_filter()
+
+    def _show_counts(self) -> None:
+        rows = self.model.all_rows()
+        counts = {s: sum(1 for r in rows if r.severity == s) for s in SEVERITIES}
+        for severity, button in self.severity_buttons.items():
+            button.setText(counted(counts[severity], severity))
+            button.setVisible(severity != CHANGED or counts[CHANGED] > 0)
+        result = self.validator.result
+        busy = self.validator.is_busy()
+        if busy:
+            self.status.setText("Checking…")
+        elif result is not None and self.validator.last_failure is None:
+            how = "every level" if result.full else f"{result.rechecked} changed level(s)"
+            self.status.setText(f"Checked {how} in {result.seconds * 1000:.0f} ms")
+            self.status.setToolTip("")
+        parts = [counted(counts[s], s) for s in SEVERITIES if counts[s] or s != CHANGED]
+        self.title_changed.emit(f"Problems — {', '.join(parts)}")
+        self.summary_changed.emit(
+            f"{counts[ERROR]} errors · {counts[WARNING]} warnings"
+            if result is not None
+            else "Checking…"
+        )
+        self._show_empty(busy and result is None)
+
+    def _show_empty(self, checking: bool) -> None:
+        if self.model.rowCount() > 0:
+            self.pages.setCurrentWidget(self.view)
+            return
+        if checking:
+            self.empty.setText("Checking…")
+        elif self.model.all_rows():
+            self.empty.setText("No problems match the filters.")
+        else:
+            self.empty.setText("No problems: the pack is valid and no lint has a warning.")
+        self.pages.setCurrentWidget(self.empty)
+
+    # -------------------------------------------------------------- filters
+    def _fill_level_filter(self) -> None:
+        """All levels, the current level, then each level that has problems."""
+        combo = self.level_filter
+        chosen = combo.currentData()
+        counts: dict[int, int] = {}
+        for row in self.model.all_rows():
+            if row.level_key is not None:
+                counts[row.level_key] = counts.get(row.level_key, 0) + 1
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem("All levels", ALL_LEVELS)
+        combo.addItem("Current level", CURRENT_LEVEL)
+        pack = self._session.pack
+        if pack is not None and counts:
+            combo.insertSeparator(combo.count())
+            for level in pack.levels:
+                key = self.validator.key_of(level)
+                if key is not None and key in counts:
+                    combo.addItem(f"{level.level_id} ({counts[key]})", key)
+        index = combo.findData(chosen) if chosen is not None else 0
+        combo.setCurrentIndex(max(index, 0))
+        combo.blockSignals(False)
+        self._apply_filter()
+
+    def _level_choice(self) -> int | str:
+        data = self.level_filter.currentData()
+        return data if isinstance(data, int | str) else ALL_LEVELS
+
+    def _apply_filter(self) -> None:
+        choice = self._level_choice()
+        if choice == CURRENT_LEVEL:
+            key = self.validator.key_of(self._session.level)
+            choice = key if key is not None else -1
+        severities = [s for s, b in self.severity_buttons.items() if b.isChecked()]
+        self.model.set_filter(severities=severities, level=choice)
+        self._show_empty(False)
+
+    # ---------------------------------------------------------------- jumps
+    def _on_view_activated(self, index: QModelIndex) -> None:
+        row = index.data(ROW_ROLE) if index.isValid() else None
+        if not isinstance(row, ProblemRow):
+            return
+        level = self.validator.level_for(row.level_key)
+        if row.level_key is not None and level is None:
+            self._session.message.emit("That level is no longer in the pack")
+            return
+        if level is not None:
+            self._session.set_level(level)
+        self._highlight(row, level)
+        self.problem_activated.emit(level.level_id if level is not None else "", row.pointer)
+
+    def _highlight(self, row: ProblemRow, level: LevelDocument | None) -> None:
+        target = row.target
+        if level is None or target is None or target.entity_id is None:
+            self._canvas.clear_highlight()
+            return
+        if not target.on_board:
+            self._canvas.clear_highlight()
+            where = f" at {target.cell}" if target.cell is not None else ""
+            self._session.message.emit(
+                f"Entity {target.entity_id}{where} is not on the board: resize the level "
+                "to bring it in, or fix the record"
+            )
+            return
+        pos = self._cell_of(level, target.entity_id, target.cell)
+        if pos is None:
+            self._canvas.clear_highlight()
+            self._session.message.emit(f"Entity {target.entity_id} is no longer on the board")
+            return
+        self._canvas.set_highlight([target.entity_id])
+        self._session.inspect(pos)
+
+    @staticmethod
+    def _cell_of(level: LevelDocument, entity_id: int, hint: tuple[int, int] | None) -> Pos | None:
+        """Where the entity is now: where it was checked, or wherever an edit moved it."""
+        if hint is not None and any(p.id == entity_id for p in level.stack_at(Pos(*hint))):
+            return Pos(*hint)
+        for pos, stack in level.cells().items():
+            if any(p.id == entity_id for p in stack):
+                return pos
+        return None
