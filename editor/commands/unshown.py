@@ -17,7 +17,7 @@ from editor.commands.targets import LevelTarget
 class UnshownEntitiesCommand(LevelCommand):
     """Replace the level's list of entity records that are not shown on the board."""
 
-    def __init__(self, level: LevelTarget, after: Sequence[dict[str, Any]], *, text: str) -> None:
+    def __init__(self, level: LevelTarget, after: Sequence[Any], *, text: str) -> None:
         super().__init__(level, text)
         self._before = level.unshown()
         self._after = tuple(copy.deepcopy(list(after)))

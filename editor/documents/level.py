@@ -61,7 +61,7 @@ class LevelDocument(QObject):
         extra: Mapping[str, Any] | None = None,
         parent: QObject | None = None,
         *,
-        unshown: Iterable[Mapping[str, Any]] = (),
+        unshown: Iterable[Any] = (),
         entity_extra: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> None:
         super().__init__(parent)
@@ -69,11 +69,11 @@ class LevelDocument(QObject):
         self._cells: dict[Pos, Stack] = {p: s for p, s in (stacks or {}).items() if s}
         self._extra = dict(extra or {})
         #: Entity records the board cannot show (off the grid, malformed), kept as written.
-        self._unshown: tuple[dict[str, Any], ...] = tuple(dict(r) for r in unshown)
+        self._unshown: tuple[Any, ...] = tuple(copy.deepcopy(list(unshown)))
         #: Fields of board entities beyond id, kind, token and position, kept by id.
         self._entity_extra = {i: dict(e) for i, e in (entity_extra or {}).items()}
         ids = [pc.id for s in self._cells.values() for pc in s]
-        ids += [r["id"] for r in self._unshown if is_int(r.get("id"))]
+        ids += [r["id"] for r in self._unshown if isinstance(r, Mapping) and is_int(r.get("id"))]
         self._next_id = 1 + max(ids, default=0)
         self._history = QUndoStack(self)
 
@@ -182,7 +182,7 @@ class LevelDocument(QObject):
             if isinstance(a, Mapping) and isinstance(a.get("property"), str)
         )
 
-    def unshown(self) -> tuple[dict[str, Any], ...]:
+    def unshown(self) -> tuple[Any, ...]:
         """Copies of the entity records the board cannot show, kept as written."""
         return copy.deepcopy(self._unshown)
 
@@ -311,7 +311,7 @@ class LevelDocument(QObject):
 
     def _placed_by_resize(
         self, cells: dict[Pos, Stack], after: LevelProperties, ox: int, oy: int
-    ) -> list[dict[str, Any]] | None:
+    ) -> list[Any] | None:
         """Put the not-shown records the resized grid can hold into ``cells``.
 
         Returns the records that stay off the board, or ``None`` when none moved.
@@ -321,8 +321,11 @@ class LevelDocument(QObject):
         if not self._unshown:
             return None
         used = {pc.id for stack in cells.values() for pc in stack}
-        kept: list[dict[str, Any]] = []
+        kept: list[Any] = []
         for record in self._unshown:
+            if not isinstance(record, Mapping):
+                kept.append(record)
+                continue
             shifted = dict(record)
             if is_int(record.get("x")) and is_int(record.get("y")):
                 shifted["x"], shifted["y"] = record["x"] + ox, record["y"] + oy
@@ -386,7 +389,7 @@ class LevelDocument(QObject):
         if cells is not None:
             self.cells_changed.emit(frozenset(touched | set(self._cells)))
 
-    def write_unshown(self, records: tuple[dict[str, Any], ...]) -> None:
+    def write_unshown(self, records: tuple[Any, ...]) -> None:
         """Replace the not-shown records; ``cells_changed`` with no cell tells listeners."""
         self._unshown = tuple(records)
         self.cells_changed.emit(frozenset())

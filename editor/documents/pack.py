@@ -159,8 +159,12 @@ class PackDocument(QObject):
             )
             for name in kept_styles
         ]
+        if "levels" not in data:
+            found.append(
+                engine.Problem("/levels", "missing-field", "the pack has no levels; it is now empty")
+            )
         shell = {k: v for k, v in data.items() if k != "levels"}
-        after = {k: v for k, v in pack.to_data().items() if k != "levels"}
+        after = {k: v for k, v in pack.shell_data().items() if k != "levels"}
         found += unexplained_changes(shell, after, found)
         located = [n.located(pack=props.pack_id, level=n.level) for n in found]
         if notes is None:

@@ -49,7 +49,7 @@ class LevelParts:
 
     properties: LevelProperties
     stacks: dict[Pos, list[Piece]] = field(default_factory=dict)
-    unshown: list[dict[str, Any]] = field(default_factory=list)
+    unshown: list[Any] = field(default_factory=list)
     entity_extra: dict[int, dict[str, Any]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     notes: list[engine.Problem] = field(default_factory=list)
@@ -123,7 +123,12 @@ def read_level(data: Mapping[str, Any], *, fallback_id: str = "level") -> LevelP
         if extra:
             parts.entity_extra[piece.id] = extra
     parts.extra = {k: copy.deepcopy(v) for k, v in data.items() if k not in _OWN_KEYS}
+    notes.sort(key=lambda n: _path_key(n.pointer))
     return parts
+
+
+def _path_key(pointer: str) -> list[tuple[int, int | str]]:
+    return [(0, int(t)) if t.isdigit() else (1, t) for t in pointer.split("/")[1:]]
 
 
 _OWN_KEYS = ("id", "title", "author", "width", "height", "entities")
@@ -150,8 +155,9 @@ def _properties(
 ) -> LevelProperties:
     level_id = data.get("id")
     if not isinstance(level_id, str):
-        notes.append(_changed("/id", data, "id", f"the level's id is now {fallback_id!r}"))
-        level_id = fallback_id
+        scalar = isinstance(level_id, int | float) and not isinstance(level_id, bool)
+        level_id = str(level_id) if scalar else fallback_id
+        notes.append(_changed("/id", data, "id", f"the level's id is now {level_id!r}"))
     texts = []
     for key in ("title", "author"):
         value = data.get(key)
@@ -173,7 +179,15 @@ def _size(data: Mapping[str, Any], key: str, default: int, notes: list[engine.Pr
         return value
     if is_int(value):
         size = min(max(value, 1), engine.MAX_GRID_SIZE)
-    elif isinstance(value, str) and value.isdigit() and 1 <= int(value) <= engine.MAX_GRID_SIZE:
+        notes.append(
+            engine.Problem(
+                f"/{key}",
+                "out-of-range",
+                f"a {key} of {value} is outside 1–{engine.MAX_GRID_SIZE}; the {key} is now {size}",
+            )
+        )
+        return size
+    if isinstance(value, str) and value.isdigit() and 1 <= int(value) <= engine.MAX_GRID_SIZE:
         size = int(value)
     else:
         size = _needed(data, key) or default

@@ -16,12 +16,12 @@ or pack properties; ``editor.panels.validation_jump``).
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHeaderView,
     QLabel,
+    QMenu,
     QStackedWidget,
     QToolBar,
     QToolButton,
@@ -101,12 +101,18 @@ class ValidationPanel(QWidget):
             button.toggled.connect(self._apply_filter)
             self.toolbar.addWidget(button)
             self.severity_buttons[severity] = button
-        self.level_filter = QComboBox(self)
+        # A menu, not a combo box: the panel's only item view is the list of problems.
+        self.level_filter = QToolButton(self)
         self.level_filter.setObjectName("problemsLevelFilter")
         self.level_filter.setAccessibleName("Show problems of")
         self.level_filter.setToolTip("Show the problems of every level, this level, or one level")
-        self.level_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.level_filter.currentIndexChanged.connect(self._apply_filter)
+        self.level_filter.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.level_filter.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.level_menu = QMenu(self.level_filter)
+        self.level_filter.setMenu(self.level_menu)
+        self._level_group = QActionGroup(self)
+        self._level_group.triggered.connect(self._on_level_chosen)
+        self._choice: int | str = ALL_LEVELS
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.level_filter)
 
@@ -242,31 +248,46 @@ class ValidationPanel(QWidget):
     # -------------------------------------------------------------- filters
     def _fill_level_filter(self) -> None:
         """All levels, the current level, then each level that has problems."""
-        combo = self.level_filter
-        chosen = combo.currentData()
         counts: dict[int, int] = {}
         for row in self.model.all_rows():
             if row.level_key is not None:
                 counts[row.level_key] = counts.get(row.level_key, 0) + 1
-        combo.blockSignals(True)
-        combo.clear()
-        combo.addItem("All levels", ALL_LEVELS)
-        combo.addItem("Current level", CURRENT_LEVEL)
+        choices: list[tuple[str, int | str]] = [
+            ("All levels", ALL_LEVELS),
+            ("Current level", CURRENT_LEVEL),
+        ]
         pack = self._session.pack
-        if pack is not None and counts:
-            combo.insertSeparator(combo.count())
-            for level in pack.levels:
-                key = self.validator.key_of(level)
-                if key is not None and key in counts:
-                    combo.addItem(f"{level.level_id} ({counts[key]})", key)
-        index = combo.findData(chosen) if chosen is not None else 0
-        combo.setCurrentIndex(max(index, 0))
-        combo.blockSignals(False)
+        for level in pack.levels if pack is not None else []:
+            key = self.validator.key_of(level)
+            if key is not None and key in counts:
+                choices.append((f"{level.level_id} ({counts[key]})", key))
+        if self._choice not in [value for _text, value in choices]:
+            self._choice = ALL_LEVELS  # that level has no problems left
+        self.level_menu.clear()
+        for text, value in choices:
+            action = self.level_menu.addAction(text)
+            action.setCheckable(True)
+            action.setData(value)
+            action.setChecked(value == self._choice)
+            self._level_group.addAction(action)
+            if value == CURRENT_LEVEL and len(choices) > 2:
+                self.level_menu.addSeparator()
+            if value == self._choice:
+                self.level_filter.setText(text)
         self._apply_filter()
 
+    def choose_level_filter(self, choice: int | str) -> None:
+        """Show the problems of every level (``"all"``), the current one (``"current"``),
+        or the level with this validator key."""
+        self._choice = choice
+        self._fill_level_filter()
+
+    def _on_level_chosen(self, action: QAction) -> None:
+        data = action.data()
+        self.choose_level_filter(data if isinstance(data, int | str) else ALL_LEVELS)
+
     def _level_choice(self) -> int | str:
-        data = self.level_filter.currentData()
-        return data if isinstance(data, int | str) else ALL_LEVELS
+        return self._choice
 
     def _apply_filter(self) -> None:
         choice = self._level_choice()

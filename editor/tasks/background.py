@@ -32,6 +32,7 @@ never leaves a task running into the next one.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import traceback
@@ -153,7 +154,8 @@ class TaskRunner(QObject, Generic[S, R]):
             except BaseException as exc:  # surfaced on ``failed``, never swallowed
                 outcome = TaskFailure(task.number, exc, traceback.format_exc())
                 ok = False
-            relay.done.emit(task.number, ok, outcome)
+            with contextlib.suppress(RuntimeError):  # the application is gone: no one to tell
+                relay.done.emit(task.number, ok, outcome)
 
         self._pool.start(run)
 

@@ -28,6 +28,7 @@ from engine.packs.validate import (
     pack_name,
 )
 from tests.engine.test_validation_fuzz import FUZZ, TUTORIAL, mutated
+from tests.lint_cases import lint_case
 from tests.support import PACKS_DIR, grid_level, keke_corpus, keke_level, pack_document
 
 WINNABLE = ["baba . flag", "BABA IS YOU", "FLAG IS WIN"]
@@ -346,3 +347,11 @@ def test_checking_level_by_level_equals_checking_whole(doc: dict[str, Any]) -> N
     assert list(whole.errors) == raised
     if whole.errors and whole.errors[0].code != "invalid-value":
         assert list(whole.errors) == whole_document_problems(doc, pack_name(doc))
+
+
+@pytest.mark.parametrize("code", sorted(LINT_CODES))
+def test_each_shared_minimal_case_raises_exactly_its_lint(code: str) -> None:
+    doc, where = lint_case(code)
+    report = check_pack(doc)
+    assert report.errors == ()
+    assert [(p.pointer, p.code) for p in report.warnings] == [(where, code)]
