@@ -161,7 +161,9 @@ class PackDocument(QObject):
         ]
         if "levels" not in data:
             found.append(
-                engine.Problem("/levels", "missing-field", "the pack has no levels; it is now empty")
+                engine.Problem(
+                    "/levels", "missing-field", "the pack has no levels; it is now empty"
+                )
             )
         shell = {k: v for k, v in data.items() if k != "levels"}
         after = {k: v for k, v in pack.shell_data().items() if k != "levels"}

@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QStackedWidget,
+    QTableView,
     QToolBar,
     QToolButton,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -109,25 +109,37 @@ class ValidationPanel(QWidget):
         self.level_filter.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.level_filter.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.level_menu = QMenu(self.level_filter)
+        self.level_menu.aboutToShow.connect(self._fill_level_menu)  # built when opened
         self.level_filter.setMenu(self.level_menu)
         self._level_group = QActionGroup(self)
         self._level_group.triggered.connect(self._on_level_chosen)
         self._choice: int | str = ALL_LEVELS
+        self._counts: dict[str, int] = {}  # severity -> rows
+        self._level_counts: dict[int, int] = {}  # level key -> rows
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.level_filter)
 
-        self.view = QTreeView(self)
+        # A table, not a tree: a tree lays out every row after each reset (a Python call
+        # per row), a table with fixed row heights only the rows in view.
+        self.view = QTableView(self)
         self.view.setObjectName("problemsList")
         self.view.setAccessibleName("Problems")
         self.view.setModel(self.model)
-        self.view.setRootIsDecorated(False)
-        self.view.setUniformRowHeights(True)
+        self.view.setShowGrid(False)
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.view.header()
+        self.view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        rows = self.view.verticalHeader()
+        rows.hide()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.view.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(0, 26)
@@ -189,6 +201,8 @@ class ValidationPanel(QWidget):
     def _on_validator_results(self, result: ValidationResult | None) -> None:
         current = self.model.row_at(self.view.currentIndex().row())
         scroll = self.view.verticalScrollBar().value()
+        self._counts = dict(result.counts) if result is not None else {}
+        self._level_counts = dict(result.level_counts) if result is not None else {}
         self.model.set_rows(result.rows if result is not None else ())
         self._fill_level_filter()
         if current is not None:
@@ -211,8 +225,7 @@ class ValidationPanel(QWidget):
             self._apply_filter()
 
     def _show_counts(self) -> None:
-        rows = self.model.all_rows()
-        counts = {s: sum(1 for r in rows if r.severity == s) for s in SEVERITIES}
+        counts = {s: self._counts.get(s, 0) for s in SEVERITIES}
         for severity, button in self.severity_buttons.items():
             button.setText(counted(counts[severity], severity))
             button.setVisible(severity != CHANGED or counts[CHANGED] > 0)
@@ -246,35 +259,45 @@ class ValidationPanel(QWidget):
         self.pages.setCurrentWidget(self.empty)
 
     # -------------------------------------------------------------- filters
-    def _fill_level_filter(self) -> None:
-        """All levels, the current level, then each level that has problems."""
-        counts: dict[int, int] = {}
-        for row in self.model.all_rows():
-            if row.level_key is not None:
-                counts[row.level_key] = counts.get(row.level_key, 0) + 1
+    def _level_choices(self) -> list[tuple[str, int | str]]:
+        """All levels, the current level, then each level that has problems, with counts."""
+        counts = self._level_counts
         choices: list[tuple[str, int | str]] = [
             ("All levels", ALL_LEVELS),
             ("Current level", CURRENT_LEVEL),
         ]
         pack = self._session.pack
-        for level in pack.levels if pack is not None else []:
+        for level in pack.levels if pack is not None and counts else []:
             key = self.validator.key_of(level)
             if key is not None and key in counts:
                 choices.append((f"{level.level_id} ({counts[key]})", key))
-        if self._choice not in [value for _text, value in choices]:
-            self._choice = ALL_LEVELS  # that level has no problems left
+        return choices
+
+    def _fill_level_filter(self) -> None:
+        """Keep the chosen level while it has problems; the menu itself is built when opened."""
+        choice = self._choice
+        if isinstance(choice, int) and choice not in self._level_counts:
+            choice = self._choice = ALL_LEVELS  # that level has no problems left
+        if choice == ALL_LEVELS:
+            self.level_filter.setText("All levels")
+        elif choice == CURRENT_LEVEL:
+            self.level_filter.setText("Current level")
+        else:
+            level = self.validator.level_for(int(choice))
+            name = level.level_id if level is not None else "?"
+            self.level_filter.setText(f"{name} ({self._level_counts.get(int(choice), 0)})")
+        self._apply_filter()
+
+    def _fill_level_menu(self) -> None:
         self.level_menu.clear()
-        for text, value in choices:
+        for text, value in self._level_choices():
             action = self.level_menu.addAction(text)
             action.setCheckable(True)
             action.setData(value)
             action.setChecked(value == self._choice)
             self._level_group.addAction(action)
-            if value == CURRENT_LEVEL and len(choices) > 2:
+            if value == CURRENT_LEVEL and self._level_counts:
                 self.level_menu.addSeparator()
-            if value == self._choice:
-                self.level_filter.setText(text)
-        self._apply_filter()
 
     def choose_level_filter(self, choice: int | str) -> None:
         """Show the problems of every level (``"all"``), the current one (``"current"``),

@@ -1,216 +1,67 @@
 """The open pack's problems, kept up to date in the background (the Problems panel's source).
 
 After an edit the validator waits until the author pauses (``DEBOUNCE_MS``), then
-checks again, off the UI thread, through :func:`engine.check_pack` — the check
-``rulegrid validate --lint`` runs, so both list the same problems. Only what
-changed is redone: each level's :class:`engine.LevelReport` is kept with the
-version of the level it describes, and a check re-reads only the levels edited
-since (plus every level when the pack's nouns change, since a level's report
-depends on them); the pack-wide checks are always redone over the kept reports,
-which costs little. ``check_all()`` (F7) forgets every report and checks
-everything.
+checks again, off the UI thread (:func:`editor.tasks.validation_check.check`),
+through :func:`engine.check_pack` — the check ``rulegrid validate --lint`` runs,
+so both list the same problems. Only what changed is redone: each level's
+:class:`engine.LevelReport` is kept for as long as the level is not edited, and a
+check re-reads only the levels edited since (every level when the pack's nouns
+change, since a level's report depends on them); the pack-wide checks are always
+redone over the kept reports, which costs little. ``check_all()`` (F7) forgets
+every report and checks everything.
 
-The UI thread only takes snapshots (``level.to_data()`` of the levels to re-read),
-in slices of at most ``SLICE_SECONDS`` so a full check of a large pack never
-blocks it, and swaps the finished rows in. Results of a pack that changed while
-they were computed are never shown (the next check is already scheduled); their
+On the UI thread an edit costs a version count; a check costs a snapshot — the
+pack's own fields, the levels' keys in order (kept until levels are added, removed
+or moved), a copy of the map of kept reports, and ``level.to_data()`` of each level
+to re-read, taken in slices of at most ``SLICE_SECONDS`` so a full check of a large
+pack never blocks — and, when it finishes, swapping the rows in. A result of a pack
+that changed meanwhile is never shown (the next check is already scheduled); its
 reports of levels that did not change are kept.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
-from editor.documents.reading import is_int
 from editor.documents.session import Session
-from editor.tasks.background import CancelToken, TaskFailure, TaskResult, TaskRunner, yield_to_ui
+from editor.tasks.background import TaskFailure, TaskResult, TaskRunner
+from editor.tasks.validation_check import (
+    CHANGED,
+    ERROR,
+    SEVERITIES,
+    WARNING,
+    EntityTarget,
+    KeptLevel,
+    LevelDoc,
+    ProblemRow,
+    Snapshot,
+    ValidationResult,
+    check,
+)
+
+__all__ = [
+    "CHANGED",
+    "DEBOUNCE_MS",
+    "ERROR",
+    "SEVERITIES",
+    "SLICE_SECONDS",
+    "WARNING",
+    "EntityTarget",
+    "PackValidator",
+    "ProblemRow",
+    "ValidationResult",
+]
 
 #: Quiet time after an edit before the pack is checked again.
 DEBOUNCE_MS = 80
 #: The longest the UI thread spends taking snapshots before it lets events in.
-SLICE_SECONDS = 0.006
-
-ERROR, WARNING, CHANGED = "error", "warning", "changed"
-SEVERITIES = (ERROR, WARNING, CHANGED)
-_RANK = {ERROR: 0, WARNING: 1, CHANGED: 2}
-
-
-@dataclass(frozen=True, slots=True)
-class EntityTarget:
-    """The entity a problem's pointer names, as the level held it when checked."""
-
-    entity_id: int | None  # None: the record has no usable id
-    cell: tuple[int, int] | None
-    on_board: bool  # False: a record the board cannot show (off the grid, malformed)
-
-
-@dataclass(frozen=True, slots=True)
-class ProblemRow:
-    """One line of the Problems panel."""
-
-    severity: str  # ERROR, WARNING or CHANGED (what the editor changed when it opened the pack)
-    record: dict[str, Any]  # the problem record: pack, level, pointer, code, message
-    level_key: int | None  # the validator's key of its level document; None: the pack itself
-    target: EntityTarget | None = None
-
-    @property
-    def pointer(self) -> str:
-        return str(self.record["pointer"])
-
-    @property
-    def key(self) -> tuple[str, str, str, str]:
-        """What identifies the row across checks (to keep it selected)."""
-        r = self.record
-        return (self.severity, str(r["level"]), str(r["pointer"]), str(r["code"]))
-
-
-@dataclass(frozen=True, slots=True)
-class KeptLevel:
-    """A level's report, with the version of the level it describes."""
-
-    version: int
-    report: engine.LevelReport
-    targets: dict[int, EntityTarget]  # entity index -> what it was
-
-
-@dataclass(frozen=True, slots=True)
-class LevelInput:
-    key: int
-    version: int
-    doc: dict[str, Any] | None  # None: ``kept`` stands for it
-    board_entities: int  # how many of ``doc``'s entities are on the board (they come first)
-    kept: KeptLevel | None
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """Everything a check reads: immutable, taken on the UI thread."""
-
-    generation: int
-    shell: dict[str, Any]  # the pack document with an empty ``levels`` list
-    name: str  # names the pack in problems when its id is not usable
-    levels: tuple[LevelInput, ...]
-    changed_on_open: tuple[engine.Problem, ...]
-    full: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ValidationResult:
-    generation: int
-    rows: tuple[ProblemRow, ...]
-    kept: dict[int, KeptLevel]  # key -> report, for the levels this check re-read
-    rechecked: int
-    seconds: float
-    full: bool
-
-    def count(self, severity: str) -> int:
-        return sum(1 for row in self.rows if row.severity == severity)
-
-
-def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
-    """The background task: re-check the levels given as documents, then the whole pack."""
-    started = time.perf_counter()
-    nouns = engine.declared_nouns(snapshot.shell)
-    kept: dict[int, KeptLevel] = {}
-    reports: list[engine.LevelReport] = []
-    for item in snapshot.levels:
-        entry = item.kept
-        if entry is None or entry.report.nouns != nouns:
-            if item.doc is None:
-                raise ValueError(f"level {item.key} has neither a document nor a report to use")
-            report = engine.check_level(item.doc, nouns=nouns)
-            entry = KeptLevel(item.version, report, _targets(item.doc, item.board_entities, report))
-            kept[item.key] = entry
-            yield_to_ui()
-            if token.cancelled():
-                break  # stale: what was re-read so far is still kept
-        reports.append(entry.report)
-    if len(reports) < len(snapshot.levels):
-        return ValidationResult(snapshot.generation, (), kept, len(kept), 0.0, snapshot.full)
-    pack = engine.check_pack(snapshot.shell, name=snapshot.name, levels=reports)
-    rows = _rows(snapshot, pack, [kept.get(i.key) or i.kept for i in snapshot.levels])
-    seconds = time.perf_counter() - started
-    return ValidationResult(snapshot.generation, rows, kept, len(kept), seconds, snapshot.full)
-
-
-def _targets(
-    doc: dict[str, Any], board_entities: int, report: engine.LevelReport
-) -> dict[int, EntityTarget]:
-    """The entities the report's pointers name (``/entities/3/x`` names entity 3)."""
-    entities = doc.get("entities")
-    entities = entities if isinstance(entities, list) else []
-    found: dict[int, EntityTarget] = {}
-    for problem in (*report.errors, *report.warnings):
-        index = _entity_index(problem.pointer)
-        if index is None or index in found or index >= len(entities):
-            continue
-        record = entities[index]
-        record = record if isinstance(record, dict) else {}
-        entity_id, x, y = record.get("id"), record.get("x"), record.get("y")
-        cell = (x, y) if is_int(x) and is_int(y) else None
-        found[index] = EntityTarget(
-            entity_id if is_int(entity_id) else None, cell, index < board_entities
-        )
-    return found
-
-
-def _entity_index(pointer: str) -> int | None:
-    parts = pointer.split("/")
-    if len(parts) >= 3 and parts[1] == "entities" and parts[2].isdigit():
-        return int(parts[2])
-    return None
-
-
-def _rows(
-    snapshot: Snapshot, pack: engine.PackReport, kept: Sequence[KeptLevel | None]
-) -> tuple[ProblemRow, ...]:
-    keys = [item.key for item in snapshot.levels]
-
-    def row(problem: engine.Problem, severity: str) -> tuple[tuple[Any, ...], ProblemRow]:
-        index = _level_index(problem.pointer)
-        level_key = keys[index] if index is not None and index < len(keys) else None
-        target = None
-        if index is not None and index < len(kept) and severity != CHANGED:
-            entry = kept[index]
-            entity = _entity_index(problem.pointer.removeprefix(f"/levels/{index}"))
-            if entry is not None and entity is not None:
-                target = entry.targets.get(entity)
-        order = (-1 if index is None else index, engine_path_key(problem.pointer), _RANK[severity])
-        return order, ProblemRow(severity, problem.to_dict(), level_key, target)
-
-    made = [row(p, ERROR) for p in pack.errors]
-    made += [row(p, WARNING) for p in pack.warnings]
-    made += [row(p, CHANGED) for p in snapshot.changed_on_open]
-    made.sort(key=lambda pair: pair[0])
-    return tuple(r for _order, r in made)
-
-
-def _level_index(pointer: str) -> int | None:
-    parts = pointer.split("/")
-    if len(parts) >= 3 and parts[1] == "levels" and parts[2].isdigit():
-        return int(parts[2])
-    return None
-
-
-def engine_path_key(pointer: str) -> list[tuple[int, int | str]]:
-    """Pointers in document order (array indexes numerically), as the engine sorts them."""
-    return [(0, int(t)) if t.isdigit() else (1, t) for t in pointer.split("/")[1:]]
-
-
-@dataclass(slots=True)
-class _Level:
-    key: int
-    version: int = 0
-    kept: KeptLevel | None = None
+SLICE_SECONDS = 0.004
 
 
 @dataclass(slots=True)
@@ -218,11 +69,13 @@ class _Collecting:
     """A snapshot being taken, a slice at a time."""
 
     generation: int
-    shell: dict[str, Any]
+    shell: dict[str, object]
     name: str
-    order: list[LevelDocument]
+    order: tuple[int, ...]
+    kept: dict[int, KeptLevel]
+    missing: list[int]  # keys still to read, in pack order
     full: bool
-    done: list[LevelInput] = field(default_factory=list)
+    docs: dict[int, LevelDoc] = field(default_factory=dict)
 
 
 class PackValidator(QObject):
@@ -230,12 +83,16 @@ class PackValidator(QObject):
 
     results_changed = Signal(object)  # ValidationResult, on the UI thread
     busy_changed = Signal(bool)
-    failed = Signal(str)  # a check raised: the message, its traceback in the log
+    failed = Signal(str)  # a check raised: the message, then its traceback
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._session = session
-        self._levels: dict[LevelDocument, _Level] = {}
+        self._pack: PackDocument | None = None
+        self._keys: dict[LevelDocument, int] = {}
+        self._by_key: dict[int, LevelDocument] = {}
+        self._versions: dict[int, int] = {}  # key -> edits so far
+        self._kept: dict[int, KeptLevel] = {}  # key -> report of the level as it is now
+        self._order: tuple[int, ...] | None = None  # keys in pack order; None: to rebuild
         self._next_key = 0
         self._generation = 0
         self._collecting: _Collecting | None = None
@@ -244,9 +101,9 @@ class PackValidator(QObject):
         self.last_failure: TaskFailure | None = None
         self._runner: TaskRunner[Snapshot, ValidationResult] = TaskRunner(self)
         self._runner.finished.connect(self._on_runner_finished)
-        self._runner.superseded.connect(self._on_runner_superseded)
+        self._runner.superseded.connect(lambda outcome: self._keep(outcome.value))
         self._runner.failed.connect(self._on_runner_failed)
-        self._runner.busy_changed.connect(lambda _b: self.busy_changed.emit(self.is_busy()))
+        self._runner.busy_changed.connect(lambda _busy: self.busy_changed.emit(self.is_busy()))
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -255,7 +112,6 @@ class PackValidator(QObject):
         self._slicer.setSingleShot(True)
         self._slicer.setInterval(0)
         self._slicer.timeout.connect(self._collect)
-        self._pack: PackDocument | None = None
         self._pack_links = Connections()
         session.pack_changed.connect(self._on_session_pack_changed)
         if session.pack is not None:
@@ -264,8 +120,7 @@ class PackValidator(QObject):
     # ------------------------------------------------------------------ API
     def check_all(self) -> None:
         """Forget every kept report and check the whole pack now (``actionValidate``)."""
-        for state in self._levels.values():
-            state.kept = None
+        self._kept.clear()
         self._full_pending = True
         self._changed(delay=False)
 
@@ -274,28 +129,29 @@ class PackValidator(QObject):
 
     def level_for(self, key: int | None) -> LevelDocument | None:
         """The level document a row's ``level_key`` names, while it is in the pack."""
-        if key is None or self._pack is None:
+        level = self._by_key.get(key) if key is not None else None
+        if level is None or self._pack is None or level not in self._pack.levels:
             return None
-        for level, state in self._levels.items():
-            if state.key == key:
-                return level if level in self._pack.levels else None
-        return None
+        return level
 
     def key_of(self, level: LevelDocument | None) -> int | None:
-        state = self._levels.get(level) if level is not None else None
-        return state.key if state is not None else None
+        return self._keys.get(level) if level is not None else None
 
     # ------------------------------------------------------------- following
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         self._pack = pack
-        self._levels.clear()
+        self._keys.clear()
+        self._by_key.clear()
+        self._versions.clear()
+        self._kept.clear()
+        self._order = None
         self.result = None
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_level_edited),
-                (pack.level_inserted, lambda _i: self._changed()),
-                (pack.level_removed, lambda _i: self._changed()),
-                (pack.level_moved, lambda _s, _t: self._changed()),
+                (pack.level_inserted, lambda _i: self._reordered()),
+                (pack.level_removed, lambda _i: self._reordered()),
+                (pack.level_moved, lambda _s, _t: self._reordered()),
                 (pack.nouns_changed, self._on_nouns_changed),
                 (pack.properties_changed, lambda: self._changed()),
                 (pack.dirty_changed, self._on_dirty_changed),
@@ -305,24 +161,30 @@ class PackValidator(QObject):
         self._changed(delay=False)
 
     def _on_level_edited(self, level: LevelDocument) -> None:
-        self._state(level).version += 1
+        key = self._key(level)
+        self._versions[key] = self._versions.get(key, 0) + 1
+        self._kept.pop(key, None)
+        self._changed()
+
+    def _reordered(self) -> None:
+        self._order = None
         self._changed()
 
     def _on_nouns_changed(self) -> None:
-        for state in self._levels.values():
-            state.kept = None  # every level's report depends on the nouns
+        self._kept.clear()  # every level's report depends on the nouns
         self._changed()
 
     def _on_dirty_changed(self, dirty: bool) -> None:
         if not dirty:  # saved: what opening changed is now in the file
             self._changed()
 
-    def _state(self, level: LevelDocument) -> _Level:
-        state = self._levels.get(level)
-        if state is None:
-            state = self._levels[level] = _Level(self._next_key)
+    def _key(self, level: LevelDocument) -> int:
+        key = self._keys.get(level)
+        if key is None:
+            key = self._keys[level] = self._next_key
+            self._by_key[key] = level
             self._next_key += 1
-        return state
+        return key
 
     def _changed(self, *, delay: bool = True) -> None:
         self._generation += 1
@@ -338,63 +200,70 @@ class PackValidator(QObject):
         pack = self._pack
         if pack is None:
             return
-        shell = pack.shell_data()
+        if self._order is None:
+            self._order = tuple(self._key(level) for level in pack.levels)
+        order = self._order
+        missing = [key for key in order if key not in self._kept]
         path = pack.path
         name = "<pack>" if path is None else path.stem if path.suffix == ".json" else path.name
         self._collecting = _Collecting(
-            self._generation, shell, name, pack.levels, self._full_pending
+            self._generation,
+            pack.shell_data(),
+            name,
+            order,
+            dict(self._kept),
+            missing,
+            self._full_pending,
         )
         self._full_pending = False
         self._collect()
 
     def _collect(self) -> None:
-        """Take the next slice of the snapshot; submit it once every level is in."""
+        """Read the next slice of levels to re-check; submit once all are read."""
         job = self._collecting
         if job is None:
             return
         started = time.perf_counter()
-        while len(job.done) < len(job.order):
-            level = job.order[len(job.done)]
-            state = self._state(level)
-            kept = (
-                state.kept
-                if state.kept is not None and state.kept.version == state.version
-                else None
-            )
-            if kept is not None:
-                job.done.append(LevelInput(state.key, state.version, None, 0, kept))
-                continue
-            job.done.append(
-                LevelInput(state.key, state.version, level.to_data(), level.entity_count(), None)
+        while len(job.docs) < len(job.missing):
+            key = job.missing[len(job.docs)]
+            level = self._by_key[key]
+            job.docs[key] = LevelDoc(
+                self._versions.get(key, 0), level.to_data(), level.entity_count()
             )
             if time.perf_counter() - started > SLICE_SECONDS:
                 self._slicer.start()  # let the author's events in, then go on
                 return
         self._collecting = None
         pack = self._pack
-        notes = pack.changed_on_open if pack is not None else ()
-        snapshot = Snapshot(job.generation, job.shell, job.name, tuple(job.done), notes, job.full)
+        previous = self.result.rows if self.result is not None and not job.full else ()
+        snapshot = Snapshot(
+            job.generation,
+            job.shell,
+            job.name,
+            job.order,
+            job.kept,
+            job.docs,
+            pack.changed_on_open if pack is not None else (),
+            job.full,
+            previous,
+        )
         self._runner.submit(check, snapshot)
 
     # --------------------------------------------------------------- results
     def _keep(self, result: ValidationResult) -> None:
         """Keep the reports of levels that have not changed since they were read."""
-        for state in self._levels.values():
-            entry = result.kept.get(state.key)
-            if entry is not None and entry.version == state.version:
-                state.kept = entry
+        for key, entry in result.kept.items():
+            if entry.version == self._versions.get(key, 0) and key in self._by_key:
+                self._kept[key] = entry
 
     def _on_runner_finished(self, outcome: TaskResult[ValidationResult]) -> None:
         result = outcome.value
         self._keep(result)
-        if result.generation == self._generation:  # else: the next check shows the pack as it is
-            self.result = result
+        if result.complete and result.generation == self._generation:
+            self.result = result  # else: the check already scheduled shows the pack as it is
             self.last_failure = None
             self.results_changed.emit(result)
         self.busy_changed.emit(self.is_busy())
-
-    def _on_runner_superseded(self, outcome: TaskResult[ValidationResult]) -> None:
-        self._keep(outcome.value)
 
     def _on_runner_failed(self, failure: TaskFailure) -> None:
         self.last_failure = failure

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QLabel, QTreeView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QLabel, QTableView, QWidget
 
 import engine
 from editor.documents.values import TOP_LEFT, LevelProperties, NounSpec, Pos
@@ -44,7 +44,7 @@ def item_view(window: MainWindow) -> QAbstractItemView:
     panel = window.findChild(QWidget, "validationPanel")
     assert panel is not None
     assert panel.accessibleName() == "validationPanel"
-    [view] = [v for v in panel.findChildren(QAbstractItemView) if isinstance(v, QTreeView)]
+    [view] = [v for v in panel.findChildren(QAbstractItemView) if isinstance(v, QTableView)]
     return view
 
 
