@@ -30,7 +30,7 @@ from editor.commands import (
     PaintCellsCommand,
     UnshownEntitiesCommand,
 )
-from editor.documents.reading import board_piece, is_int, read_level, unexplained_changes
+from editor.documents.reading import is_int, place_unshown, read_level, unexplained_changes
 from editor.documents.values import (
     EMPTY,
     OBJECT,
@@ -312,34 +312,12 @@ class LevelDocument(QObject):
     def _placed_by_resize(
         self, cells: dict[Pos, Stack], after: LevelProperties, ox: int, oy: int
     ) -> list[Any] | None:
-        """Put the not-shown records the resized grid can hold into ``cells``.
-
-        Returns the records that stay off the board, or ``None`` when none moved.
-        A record whose id the board already uses stays off it (ids are never
-        changed behind the author's back).
-        """
+        """Put the not-shown records the resized grid can hold into ``cells`` (see
+        :func:`place_unshown`); ``None`` when none moved."""
         if not self._unshown:
             return None
-        used = {pc.id for stack in cells.values() for pc in stack}
-        kept: list[Any] = []
-        for record in self._unshown:
-            if not isinstance(record, Mapping):
-                kept.append(record)
-                continue
-            shifted = dict(record)
-            if is_int(record.get("x")) and is_int(record.get("y")):
-                shifted["x"], shifted["y"] = record["x"] + ox, record["y"] + oy
-            found = board_piece(shifted, after.width, after.height)
-            if found is None or found[1].id in used:
-                kept.append(record)
-                continue
-            pos, piece = found
-            used.add(piece.id)
-            cells[pos] = (*cells.get(pos, EMPTY), piece)
-            board = ("id", "kind", "noun" if piece.kind == OBJECT else "text", "x", "y")
-            extra = {k: copy.deepcopy(v) for k, v in record.items() if k not in board}
-            if extra:
-                self._entity_extra[piece.id] = extra
+        kept, extras = place_unshown(self._unshown, cells, after.width, after.height, ox, oy)
+        self._entity_extra.update(extras)  # fields beyond the board's, by the pieces' ids
         return None if len(kept) == len(self._unshown) else kept
 
     def remove_unshown(self, index: int, *, text: str = "Delete Entity Off the Board") -> bool:

@@ -76,6 +76,44 @@ def board_piece(record: object, width: int, height: int) -> tuple[Pos, Piece] | 
     return Pos(x, y), Piece(entity_id, str(kind), token)
 
 
+def place_unshown(
+    records: Sequence[Any],
+    cells: dict[Pos, tuple[Piece, ...]],
+    width: int,
+    height: int,
+    ox: int = 0,
+    oy: int = 0,
+) -> tuple[list[Any], dict[int, dict[str, Any]]]:
+    """Put on the board (``cells``, changed in place) the records a grid can now hold.
+
+    Each record moves by ``(ox, oy)`` with the board (a resize's anchor) and lands on
+    top of its cell. Returns the records that stay off the board and the extra
+    fields of the placed ones, by id. A record whose id the board already uses
+    stays off it: ids are never changed behind the author's back.
+    """
+    used = {pc.id for stack in cells.values() for pc in stack}
+    kept: list[Any] = []
+    extras: dict[int, dict[str, Any]] = {}
+    for record in records:
+        if not isinstance(record, Mapping):
+            kept.append(record)
+            continue
+        shifted = dict(record)
+        if is_int(record.get("x")) and is_int(record.get("y")):
+            shifted["x"], shifted["y"] = record["x"] + ox, record["y"] + oy
+        found = board_piece(shifted, width, height)
+        if found is None or found[1].id in used:
+            kept.append(record)
+            continue
+        pos, piece = found
+        used.add(piece.id)
+        cells[pos] = (*cells.get(pos, ()), piece)
+        extra = {k: copy.deepcopy(v) for k, v in record.items() if k not in _fields_of(piece)}
+        if extra:
+            extras[piece.id] = extra
+    return kept, extras
+
+
 def read_level(data: Mapping[str, Any], *, fallback_id: str = "level") -> LevelParts:
     """Sort a level document into board, not-shown records, kept fields and notes.
 

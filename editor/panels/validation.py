@@ -15,7 +15,7 @@ or pack properties; ``editor.panels.validation_jump``).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import Pos
+from editor.panels.validation_jump import entity_cell, unshown_index
 from editor.panels.validation_model import (
     ALL_LEVELS,
     ROW_ROLE,
@@ -151,6 +151,8 @@ class ValidationPanel(QWidget):
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(4, 200)
         self.view.activated.connect(self._on_view_activated)  # Enter, or a double-click
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._on_view_context_menu)
 
         self.empty = QLabel("Checking…", self)
         self.empty.setObjectName("problemsEmpty")
@@ -348,7 +350,7 @@ class ValidationPanel(QWidget):
                 "to bring it in, or fix the record"
             )
             return
-        pos = self._cell_of(level, target.entity_id, target.cell)
+        pos = entity_cell(level, target.entity_id, target.cell)
         if pos is None:
             self._canvas.clear_highlight()
             self._session.message.emit(f"Entity {target.entity_id} is no longer on the board")
@@ -356,12 +358,31 @@ class ValidationPanel(QWidget):
         self._canvas.set_highlight([target.entity_id])
         self._session.inspect(pos)
 
-    @staticmethod
-    def _cell_of(level: LevelDocument, entity_id: int, hint: tuple[int, int] | None) -> Pos | None:
-        """Where the entity is now: where it was checked, or wherever an edit moved it."""
-        if hint is not None and any(p.id == entity_id for p in level.stack_at(Pos(*hint))):
-            return Pos(*hint)
-        for pos, stack in level.cells().items():
-            if any(p.id == entity_id for p in stack):
-                return pos
-        return None
+    def _on_view_context_menu(self, pos: QPoint) -> None:
+        row = self.model.row_at(self.view.indexAt(pos).row())
+        if row is None:
+            return
+        menu = QMenu(self)
+        go = menu.addAction("Go to Problem")
+        go.triggered.connect(lambda: self.activate_row(self.model.find(row.key)))
+        if self._unshown_record(row) is not None:
+            delete = menu.addAction("Delete Entity Not on the Board")
+            delete.setObjectName("problemsDeleteUnshown")
+            delete.triggered.connect(lambda: self.delete_unshown(row))
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+
+    def _unshown_record(self, row: ProblemRow) -> tuple[LevelDocument, int] | None:
+        level = self.validator.level_for(row.level_key)
+        if row.target is None or level is None:
+            return None
+        index = unshown_index(level, row.target)
+        return None if index is None else (level, index)
+
+    def delete_unshown(self, row: ProblemRow) -> bool:
+        """Delete the entity a row names that is not on the board (one undoable edit)."""
+        found = self._unshown_record(row)
+        if found is None:
+            return False
+        level, index = found
+        self._session.set_level(level)
+        return level.remove_unshown(index)

@@ -12,6 +12,9 @@ fields it emits ``problem_activated(level_id, pointer)`` and the window calls
   pack's (id, title, author, description) Pack Properties;
 - ``/nouns/NAME`` picks that noun in the palette.
 
+It also finds what a problem names on a level that may have changed since the
+check: the entity's cell now, or the not-shown record still at its place.
+
 Panels that other parts of the editor build plug in by their api.md object name
 and that one method, so this module never imports them.
 """
@@ -24,8 +27,10 @@ from typing import Protocol
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Stamp
+from editor.documents.values import OBJECT, Pos, Stamp
+from editor.tasks.validation import EntityTarget
 
 #: Which panel opens a level field, by the first part of its pointer inside the level.
 FIELD_PANELS = {"automata": "automataPanel", "mechanics": "frailPanel", "solution": "solverPanel"}
@@ -83,3 +88,27 @@ def _trigger(actions: Mapping[str, QAction], action_id: str) -> str:
         return ""
     action.trigger()
     return action_id
+
+
+def entity_cell(level: LevelDocument, entity_id: int, hint: tuple[int, int] | None) -> Pos | None:
+    """Where the entity is now: where it was checked, or wherever an edit moved it."""
+    if hint is not None and any(p.id == entity_id for p in level.stack_at(Pos(*hint))):
+        return Pos(*hint)
+    for pos, stack in level.cells().items():
+        if any(p.id == entity_id for p in stack):
+            return pos
+    return None
+
+
+def unshown_index(level: LevelDocument, target: EntityTarget) -> int | None:
+    """The index in ``level.unshown()`` of the record a problem names, if it is still there."""
+    index = target.unshown_index
+    records = level.unshown()
+    if index is None or not 0 <= index < len(records) or not isinstance(records[index], dict):
+        return None
+    record = records[index]
+    if record.get("id") != target.entity_id:
+        return None  # the level changed since the check; the next one will say
+    if target.cell is not None and (record.get("x"), record.get("y")) != target.cell:
+        return None
+    return index

@@ -31,6 +31,7 @@ class EntityTarget:
     entity_id: int | None  # None: the record has no usable id
     cell: tuple[int, int] | None
     on_board: bool  # False: a record the board cannot show (off the grid, malformed)
+    unshown_index: int | None = None  # its place in ``LevelDocument.unshown()``, when off it
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +161,12 @@ def _targets(
         record = record if isinstance(record, dict) else {}
         entity_id, x, y = record.get("id"), record.get("x"), record.get("y")
         cell = (x, y) if is_int(x) and is_int(y) else None
+        on_board = index < board_entities
         found[index] = EntityTarget(
-            entity_id if is_int(entity_id) else None, cell, index < board_entities
+            entity_id if is_int(entity_id) else None,
+            cell,
+            on_board,
+            None if on_board else index - board_entities,
         )
     return found
 

@@ -14,12 +14,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QLabel, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QMenu,
+    QTableView,
+    QWidget,
+)
 
 import engine
-from editor.documents.values import TOP_LEFT, LevelProperties, NounSpec, Pos
+from editor.documents.values import OBJECT, TOP_LEFT, LevelProperties, NounSpec, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.panels.validation_model import SEVERITY_ROLE
 from engine.cli import main as cli
@@ -422,3 +431,40 @@ def test_the_panel_validate_json_the_open_dialog_and_share_import_agree(
     assert [p.to_dict() for p in shown] == errors
     payload = codec.to_text(codec.seal({"pack": doc}))  # share import of the same pack
     assert [p.to_dict() for p in engine.share.decode(payload).problems] == errors
+
+
+def test_an_entity_off_the_board_can_be_deleted_from_the_panel_and_undone(
+    qtbot, make_window, dialogs, tmp_path
+) -> None:
+    window = open_for_repair(make_window, dialogs, write(tmp_path / "b.json", broken_pack()))
+    checked(qtbot, window)
+    view = item_view(window)
+    row = next(i for i, r in enumerate(records(window)) if r["code"] == "out-of-bounds")
+    chosen: list[str] = []
+
+    def choose_delete() -> None:
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        action = menu.findChild(QAction, "problemsDeleteUnshown")
+        chosen.append(action.text())
+        action.trigger()
+        menu.close()
+
+    QTimer.singleShot(50, choose_delete)
+    view.customContextMenuRequested.emit(view.visualRect(view.model().index(row, 2)).center())
+    assert chosen == ["Delete Entity Not on the Board"]
+    level_a = window.pack.levels[0]
+    assert level_a.unshown() == ()
+    checked(qtbot, window)
+    assert "out-of-bounds" not in {r["code"] for r in records(window)}
+    trigger(window, "actionUndo")
+    assert level_a.unshown() == ({"id": 40, "kind": "object", "noun": "ROCK", "x": 5, "y": 1},)
+
+
+def test_an_unused_noun_problem_picks_the_noun_in_the_palette(qtbot, make_window, tmp_path) -> None:
+    doc, pointer = lint_case("unused-noun")
+    window = make_window(write(tmp_path / "nouns.json", doc))
+    checked(qtbot, window)
+    window.validation_panel.activate_row(0)
+    assert pointer == "/nouns/GHOST"
+    assert window.session.stamp == Stamp(OBJECT, "GHOST")
