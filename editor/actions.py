@@ -41,6 +41,13 @@ FILE_ACTIONS = (
         "open-folder",
         "Open a pack folder holding pack.json",
     ),
+    ActionSpec(
+        "actionImportKeke",
+        "&Keke Levels…",
+        "",
+        "",
+        "Open a Keke AI Competition level file (or ASCII map) as a new pack",
+    ),
     ActionSpec("actionSave", "&Save", SK.Save, "save", "Save the pack (written atomically)"),
     ActionSpec(
         "actionSaveAs", "Save &As…", "Ctrl+Shift+S", "", "Save the pack to a new .json file"
@@ -51,6 +58,13 @@ FILE_ACTIONS = (
         "",
         "",
         "Save the pack as a folder holding pack.json",
+    ),
+    ActionSpec(
+        "actionRestoreBackup",
+        "Restore &Backup…",
+        "",
+        "",
+        "Open a version of this pack that an earlier save kept",
     ),
     ActionSpec(
         "actionPackProperties", "Pack &Properties…", "", "properties", "Pack id, title and author"
@@ -89,6 +103,25 @@ VIEW_ACTIONS = (
         "Ctrl+Shift+T",
         "",
         "Switch between light and dark",
+        checkable=True,
+    ),
+)
+#: View toggles of the rules panel (docs/editor.md, "Rules panel").
+RULES_VIEW_ACTIONS = (
+    ActionSpec(
+        "actionDimUnusedWords",
+        "Dim &Unused Words",
+        "Ctrl+Shift+U",
+        "",
+        "Dim every word that forms no rule at move 0, as the game does",
+        checkable=True,
+    ),
+    ActionSpec(
+        "actionPropertyOverlay",
+        "&Property Overlay",
+        "Ctrl+Shift+B",
+        "",
+        "Badges on objects for what they are at move 0 (YOU, WIN, STOP …)",
         checkable=True,
     ),
 )
@@ -143,6 +176,46 @@ VALIDATION_ACTIONS = (
         "validate",
         "Check the whole pack now: every error, and the lint warnings (the Problems panel)",
     ),
+)
+
+PLAY_ACTIONS = (
+    ActionSpec(
+        "actionPlay", "&Play Level", "F5", "play", "Test-play this level (F5 again restarts)"
+    ),
+    ActionSpec(
+        "actionPlaySolution",
+        "Play &Intended Solution",
+        "Shift+F5",
+        "",
+        "Play the level's stored solution back step by step",
+    ),
+    ActionSpec(
+        "actionReducedMotion",
+        "&Reduced Motion",
+        "",
+        "",
+        "Test-play applies each turn at once: no slides, fades or flashes",
+        checkable=True,
+    ),
+)
+
+
+HELP_ACTIONS = (
+    ActionSpec(
+        "actionGettingStarted",
+        "&Getting Started",
+        SK.HelpContents,
+        "",
+        "Paint a sentence, see its rule, play, solve, validate, share",
+    ),
+    ActionSpec(
+        "actionShortcuts",
+        "&Keyboard Shortcuts",
+        "Ctrl+/",
+        "",
+        "Every action that has a key, from the actions themselves",
+    ),
+    ActionSpec("actionAbout", "&About Rulegrid", "", "", "Versions of Rulegrid, Python and Qt"),
 )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,7 +24,10 @@ from PySide6.QtWidgets import (
 from editor.actions import (
     EDIT_ACTIONS,
     FILE_ACTIONS,
+    HELP_ACTIONS,
     LEVEL_ACTIONS,
+    PLAY_ACTIONS,
+    RULES_VIEW_ACTIONS,
     VALIDATION_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
@@ -38,12 +41,18 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
+from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
+from editor.io.keke_import import KekeImporter
+from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
+from editor.panels.play_mode import PlayMode
+from editor.panels.rules_panel import RulesPanel
 from editor.panels.validation import ValidationPanel
 from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
 from editor.settings import EditorSettings
+from editor.tasks.analysis import AnalysisService
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -54,6 +63,13 @@ from editor.tools import (
     Tool,
 )
 from editor.views.canvas import GridCanvas
+from editor.views.help import (
+    HelpDialog,
+    WelcomePanel,
+    about_html,
+    getting_started_html,
+    shortcuts_html,
+)
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
 from editor.views.look import Look
@@ -86,9 +102,13 @@ class MainWindow(QMainWindow):
         self.renderer = TileRenderer(self.look)
         self.undo_group = QUndoGroup(self)
         self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
+        self.recovery = RecoveryStore(self.settings.data_folder / "recovery")
+        self.autosaver = Autosaver(self.session, self.recovery, parent=self)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
-        self.setCentralWidget(self.canvas)
+        self.play = PlayMode(self.session, self.renderer, self.settings, self.canvas, self)
+        self.play_view = self.play.view
+        self.setCentralWidget(self.play.stage)  # the canvas, or the play view while playing
         self.tools: list[Tool] = [
             BrushTool(self.session),
             EraserTool(self.session),
@@ -105,6 +125,8 @@ class MainWindow(QMainWindow):
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
+        self.analysis = AnalysisService(self.session, self)
+        self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -113,6 +135,13 @@ class MainWindow(QMainWindow):
             inspector=self.inspector,
             level_list=self.level_list,
             activate_select=lambda: self.activate_tool(self.select_tool),
+            show_message=self.show_message,
+        )
+        self.keke_importer = KekeImporter(
+            self,
+            session=self.session,
+            dialogs=self.dialogs,
+            files=self.files,
             show_message=self.show_message,
         )
 
@@ -130,6 +159,11 @@ class MainWindow(QMainWindow):
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
 
+        self.keke_importer.busy_changed.connect(
+            lambda busy: self.actions_by_id["actionImportKeke"].setEnabled(not busy)
+        )
+        self.destroyed.connect(release_clipboard)  # a window that is never closed, too
+
         self.resize(1280, 820)
         self._restore_window()
         self.actions_by_id["actionDarkTheme"].setChecked(self.look.theme.dark)
@@ -138,10 +172,29 @@ class MainWindow(QMainWindow):
         self.activate_tool(self.tools[0])
         if pack_path is None or not self.files.open_path(pack_path, ask_first=False):
             self.session.set_pack(PackDocument.untitled())
+        QTimer.singleShot(0, self._offer_recovery)  # once the window is up
 
     # ------------------------------------------------------------ public API
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
+
+    def show_help(self, page: str) -> HelpDialog:
+        """Open a help page ("gettingStarted", "shortcuts" or "about"), non-modal."""
+        titles = {
+            "gettingStarted": "Getting Started",
+            "shortcuts": "Keyboard Shortcuts",
+            "about": "About Rulegrid",
+        }
+        dialog = self.findChild(HelpDialog, page) or HelpDialog(titles[page], page, self)
+        if page == "gettingStarted":
+            dialog.set_html(getting_started_html(dialog.browser, self.renderer))
+        elif page == "shortcuts":
+            dialog.set_html(shortcuts_html(self.actions_by_id.values()))
+        else:
+            dialog.set_html(about_html())
+        dialog.show()
+        dialog.raise_()
+        return dialog
 
     def activate_tool(self, tool: Tool) -> None:
         self.canvas.set_tool(tool)
@@ -171,9 +224,14 @@ class MainWindow(QMainWindow):
             "actionNewPack": files.new_pack,
             "actionOpenPack": files.open_dialog,
             "actionOpenPackFolder": lambda: files.open_dialog(folder=True),
+            "actionImportKeke": lambda: self.keke_importer.start(),
             "actionSave": files.save,
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
+            "actionRestoreBackup": files.restore_backup,
+            "actionGettingStarted": lambda: self.show_help("gettingStarted"),
+            "actionShortcuts": lambda: self.show_help("shortcuts"),
+            "actionAbout": lambda: self.show_help("about"),
             "actionPackProperties": la.edit_pack_properties,
             "actionQuit": self.close,
             "actionCut": la.cut,
@@ -198,10 +256,28 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionPlay": self.play.play,
+            "actionPlaySolution": self.play.play_solution,
+            "actionReducedMotion": lambda: self.play.set_reduced_motion(
+                self.actions_by_id["actionReducedMotion"].isChecked()
+            ),
+            **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
             "actionValidate": self._validate,
         }
-        specs = FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + VALIDATION_ACTIONS
-        self.actions_by_id.update(build_actions(self, specs, handlers))
+        self.actions_by_id.update(
+            build_actions(
+                self,
+                FILE_ACTIONS
+                + EDIT_ACTIONS
+                + VIEW_ACTIONS
+                + RULES_VIEW_ACTIONS
+                + LEVEL_ACTIONS
+                + PLAY_ACTIONS
+                + VALIDATION_ACTIONS
+                + HELP_ACTIONS,
+                handlers,
+            )
+        )
         self.actions_by_id["actionZoomIn"].setShortcuts(
             [QKeySequence("Ctrl+="), QKeySequence("Ctrl++")]
         )
@@ -236,6 +312,7 @@ class MainWindow(QMainWindow):
             self.actions_by_id[tool.action_id] = action
         for action in self.actions_by_id.values():
             self.addAction(action)  # shortcuts work even with menus and toolbars hidden
+        self.actions_by_id["actionReducedMotion"].setChecked(self.settings.reduced_motion)
 
     def _build_menus_and_toolbars(self) -> None:
         a = self.actions_by_id
@@ -245,12 +322,14 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu.addMenu("&Import"), "actionImportKeke")
         self._add(
             file_menu,
             None,
             "actionSave",
             "actionSaveAs",
             "actionSaveAsFolder",
+            "actionRestoreBackup",
             None,
             "actionPackProperties",
             "actionValidate",
@@ -281,6 +360,10 @@ class MainWindow(QMainWindow):
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionReducedMotion",
+            None,
+            "actionDimUnusedWords",
+            "actionPropertyOverlay",
             None,
         )
         self.panels_menu = view.addMenu("&Panels")
@@ -303,6 +386,9 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self._add(bar.addMenu("&Play"), "actionPlay", "actionPlaySolution")
+        self.help_menu = bar.addMenu("&Help")
+        self._add(self.help_menu, "actionGettingStarted", "actionShortcuts", None, "actionAbout")
         main = QToolBar("Main", self)
         main.setObjectName("mainToolBar")
         main.setIconSize(QSize(20, 20))
@@ -317,6 +403,8 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomIn",
             "actionZoomFit",
+            None,
+            "actionPlay",
         ):
             main.addSeparator() if name is None else main.addAction(a[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
@@ -352,13 +440,40 @@ class MainWindow(QMainWindow):
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
         problems = self.docks.add(
-            "validation", "Problems", self.validation_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+            "validation",
+            "Problems",
+            self.validation_panel,
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+            shortcut="Alt+6",
         )
         self.validation_panel.add_action(a["actionValidate"])
         self.validation_panel.title_changed.connect(problems.setWindowTitle)
         self.validation_panel.problem_activated.connect(
             lambda level_id, pointer: open_problem_field(self, level_id, pointer)
         )
+        self.play.lock_while_playing(
+            self.actions_by_id,
+            [tool.action_id for tool in self.tools],
+            [self.palette_panel, self.inspector],
+            self.undo_group,
+        )
+        self.docks.add(
+            "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
+        ).raise_()
+        if not self.settings.welcomed:
+            self._add_welcome(right)
+
+    def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
+        """The first start's welcome panel, until the author dismisses it ("Got it")."""
+        welcome = WelcomePanel(self.renderer)
+        dock = self.docks.add("welcome", "Welcome", welcome, area, tabify_with="stackInspector")
+        dock.raise_()  # the first thing a new author reads
+
+        def dismiss() -> None:
+            self.settings.welcomed = True
+            dock.close()
+
+        welcome.dismissed.connect(dismiss)
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -479,4 +594,9 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+        release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
+        self.autosaver.discard()  # a clean exit leaves no recovery file
         event.accept()
+
+    def _offer_recovery(self) -> None:
+        offer_recovery(self.recovery, self.dialogs, self, self.session)

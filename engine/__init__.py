@@ -6,7 +6,11 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
+from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
+from engine.interop.keke_read import KekeUnsupported
 from engine.limits import (
+    MAX_ENTITIES,
     MAX_GRID_SIZE,
     MAX_ID_LENGTH,
     MAX_PACK_BYTES,
@@ -17,9 +21,9 @@ from engine.lint import (
     LINT_CODES,
     LevelReport,
     PackReport,
-    check_level,
     check_pack,
     declared_nouns,
+    report_level,
 )
 from engine.model import (
     ID_PATTERN,
@@ -33,12 +37,20 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.load import load_pack
+from engine.packs.load import load_pack, load_pack_document
 from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import load_level
+from engine.play.analysis import (
+    LevelAnalysis,
+    LevelReader,
+    RuleEffect,
+    analyze_level,
+    check_level,
+)
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
+from engine.play.hints import RuleHint, StackChoice
 from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
 from engine.rules import Rule
 from engine.share.codec import ShareError
@@ -50,6 +62,7 @@ __all__ = [
     "FRAIL",
     "ID_PATTERN",
     "LINT_CODES",
+    "MAX_ENTITIES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
     "MAX_PACK_BYTES",
@@ -62,7 +75,15 @@ __all__ = [
     "EngineError",
     "FrailMechanic",
     "Game",
+    "KekeExport",
+    "KekeImport",
+    "KekeMisfit",
+    "KekeReplay",
+    "KekeUnsupported",
+    "KekeUnsupportedError",
     "Level",
+    "LevelAnalysis",
+    "LevelReader",
     "LevelReport",
     "MoveStep",
     "NounStyle",
@@ -72,11 +93,14 @@ __all__ = [
     "Problem",
     "Rule",
     "RuleComplexityError",
+    "RuleEffect",
+    "RuleHint",
     "ShareError",
     "SolutionCheck",
     "SolveProgress",
     "SolveResult",
     "SolveStatus",
+    "StackChoice",
     "Strategy",
     "TurnEvent",
     "ValidationError",
@@ -84,16 +108,21 @@ __all__ = [
     "WaitStep",
     "WordEntity",
     "WordRole",
+    "analyze_level",
     "check_level",
     "check_pack",
     "check_solution",
     "declared_nouns",
     "dump_pack",
+    "export_keke",
     "format_moves",
+    "import_keke",
     "load_level",
     "load_pack",
+    "load_pack_document",
     "parse_moves",
     "replay",
+    "report_level",
     "save_pack",
     "share",
     "solve",

@@ -165,9 +165,10 @@ class PackDocument(QObject):
                     "/levels", "missing-field", "the pack has no levels; it is now empty"
                 )
             )
-        shell = {k: v for k, v in data.items() if k != "levels"}
-        after = {k: v for k, v in pack.shell_data().items() if k != "levels"}
-        found += unexplained_changes(shell, after, found)
+        if notes is not None:  # a repair: say what differs from the file, whatever it is
+            shell = {k: v for k, v in data.items() if k != "levels"}
+            after = {k: v for k, v in pack.shell_data().items() if k != "levels"}
+            found += unexplained_changes(shell, after, found)
         located = [n.located(pack=props.pack_id, level=n.level) for n in found]
         if notes is None:
             if located:
@@ -214,8 +215,7 @@ class PackDocument(QObject):
         """Record what opening changed: the pack differs from its file, so it is unsaved."""
         self._changed_on_open = tuple(notes)
         if notes:
-            self.undo_stack.resetClean()  # unsaved even after undoing every edit
-            self._update_dirty()
+            self.mark_unsaved()  # unsaved even after undoing every edit
 
     # ----------------------------------------------------------------- reading
     @property
@@ -246,6 +246,11 @@ class PackDocument(QObject):
         if self.path is None:
             return "untitled"
         return self.path.name
+
+    def mark_unsaved(self) -> None:
+        """Count as changed against the file on disk (restored work): no undo reaches "saved"."""
+        self.undo_stack.resetClean()
+        self._update_dirty()
 
     def mark_saved(self, path: Path, *, folder: bool) -> None:
         self.path, self.folder = path, folder

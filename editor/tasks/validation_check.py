@@ -118,7 +118,7 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
             if given is None:
                 raise ValueError(f"level {key} has neither a document nor a report to use")
             with collector_paused():  # its temporaries die young (background.py)
-                report = engine.check_level(given.doc, nouns=nouns)
+                report = engine.report_level(given.doc, nouns=nouns)
                 targets = _targets(given.doc, given.board_entities, report)
             entry = fresh[key] = KeptLevel(given.version, report, targets)
             yield_to_ui()

@@ -11,16 +11,16 @@ from engine.lint.report import (
     LINT_CODES,
     LevelReport,
     PackReport,
-    check_level,
     check_pack,
     declared_nouns,
+    report_level,
 )
 
 __all__ = [
     "LINT_CODES",
     "LevelReport",
     "PackReport",
-    "check_level",
     "check_pack",
     "declared_nouns",
+    "report_level",
 ]

@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.errors import Problem, pointer
 from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints
-from engine.packs.schema import path_key
+from engine.packs.explain import path_key
 from engine.packs.validate import (
     LevelCheck,
     build_pack,
@@ -72,7 +72,7 @@ def declared_nouns(doc: object) -> frozenset[str] | None:
     return check_pack_shell(doc).nouns
 
 
-def check_level(doc: object, *, nouns: frozenset[str] | None, lint: bool = True) -> LevelReport:
+def report_level(doc: object, *, nouns: frozenset[str] | None, lint: bool = True) -> LevelReport:
     """Check one level of a pack whose vocabulary is ``nouns`` (:func:`declared_nouns`).
 
     Lints run on a level whose only errors are nouns missing from the pack (the
@@ -111,7 +111,7 @@ def check_pack(
         too_big = pack_size_problems(doc, name)
         if too_big:  # sizes stop everything: nothing else is read
             return PackReport(tuple(too_big), ())
-        levels = [check_level(level, nouns=shell.nouns, lint=lint) for level in pack_levels(doc)]
+        levels = [report_level(level, nouns=shell.nouns, lint=lint) for level in pack_levels(doc)]
     stale = [i for i, r in enumerate(levels) if r.nouns != shell.nouns]
     if stale:
         raise ValueError(f"level report {stale[0]} was checked against another noun vocabulary")

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 
 import engine
-from engine import LINT_CODES, check_level, check_pack, declared_nouns
+from engine import LINT_CODES, check_pack, declared_nouns, report_level
 from engine.packs.schema import check_document, path_key
 from engine.packs.validate import (
     _at,
@@ -283,7 +283,7 @@ def test_oversized_packs_report_only_their_size() -> None:
 
 def test_a_report_checked_against_other_nouns_is_refused() -> None:
     doc = pack_document(grid_level(WINNABLE, "a"), pack_id="p")
-    stale = check_level(doc["levels"][0], nouns=frozenset({"BABA"}))
+    stale = report_level(doc["levels"][0], nouns=frozenset({"BABA"}))
     with pytest.raises(ValueError, match="another noun vocabulary"):
         check_pack(doc, levels=[stale])
 
@@ -291,7 +291,7 @@ def test_a_report_checked_against_other_nouns_is_refused() -> None:
 def reports_in_parts(doc: Any) -> engine.PackReport:
     nouns = declared_nouns(doc)
     levels = doc.get("levels") if isinstance(doc, dict) else None
-    parts = [check_level(lv, nouns=nouns) for lv in levels] if isinstance(levels, list) else []
+    parts = [report_level(lv, nouns=nouns) for lv in levels] if isinstance(levels, list) else []
     return check_pack(doc, levels=parts)
 
 
