@@ -79,6 +79,7 @@ def main() -> int:
         path = Path(tmp) / "tutorial-draft.json"
         path.write_text(json.dumps(broken_tutorial(), indent=2), encoding="utf-8")
         settings = EditorSettings(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
+        settings.welcomed = True  # no first-start welcome panel in the pictures
         window = MainWindow(path, settings=settings, dialogs=OpenAnyway())
         window.resize(1360, 900)
         window.show()
@@ -88,12 +89,12 @@ def main() -> int:
         window.canvas.fit()
         settle(app, window)
         row = next(i for i, r in enumerate(panel.rows()) if r.record["code"] == "solution-fails")
-        panel.view.selectRow(row)
+        panel.view.setCurrentIndex(panel.model.index(row, 0))
         settle(app, window)
         window.grab().save(str(OUT / "problems-panel.png"))
 
         row = next(i for i, r in enumerate(panel.rows()) if r.record["code"] == "unknown-noun")
-        panel.view.selectRow(row)
+        panel.view.setCurrentIndex(panel.model.index(row, 0))
         panel.activate_row(row)
         window.canvas.fit()
         settle(app, window)

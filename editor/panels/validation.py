@@ -18,12 +18,9 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
     QLabel,
     QMenu,
     QStackedWidget,
-    QTableView,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -39,6 +36,7 @@ from editor.panels.validation_model import (
     SEVERITY_ICON,
     ProblemsModel,
 )
+from editor.panels.validation_view import ColumnHeader, problem_list
 from editor.resources import icon
 from editor.tasks.validation import (
     CHANGED,
@@ -119,37 +117,9 @@ class ValidationPanel(QWidget):
         self.toolbar.addSeparator()
         self.toolbar.addWidget(self.level_filter)
 
-        # A table, not a tree: a tree lays out every row after each reset (a Python call
-        # per row), a table with fixed row heights only the rows in view.
-        self.view = QTableView(self)
-        self.view.setObjectName("problemsList")
-        self.view.setAccessibleName("Problems")
+        self.view = problem_list(self)
         self.view.setModel(self.model)
-        self.view.setShowGrid(False)
-        self.view.setAlternatingRowColors(True)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setWordWrap(False)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        rows = self.view.verticalHeader()
-        rows.hide()
-        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
-        header = self.view.horizontalHeader()
-        header.setHighlightSections(False)
-        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(0, 26)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(1, 120)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(3, 150)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(4, 200)
+        self.header = ColumnHeader(self.view, self)
         self.view.activated.connect(self._on_view_activated)  # Enter, or a double-click
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._on_view_context_menu)
@@ -159,8 +129,15 @@ class ValidationPanel(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
         self.empty.setEnabled(False)
+        listing = QWidget(self)
+        listing_layout = QVBoxLayout(listing)
+        listing_layout.setContentsMargins(0, 0, 0, 0)
+        listing_layout.setSpacing(0)
+        listing_layout.addWidget(self.header)
+        listing_layout.addWidget(self.view, 1)
+        self._listing = listing
         self.pages = QStackedWidget(self)
-        self.pages.addWidget(self.view)
+        self.pages.addWidget(listing)
         self.pages.addWidget(self.empty)
         self.status = QLabel(self)
         self.status.setObjectName("problemsStatus")
@@ -250,7 +227,7 @@ class ValidationPanel(QWidget):
 
     def _show_empty(self, checking: bool) -> None:
         if self.model.rowCount() > 0:
-            self.pages.setCurrentWidget(self.view)
+            self.pages.setCurrentWidget(self._listing)
             return
         if checking:
             self.empty.setText("Checking…")

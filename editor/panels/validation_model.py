@@ -3,8 +3,10 @@
 The rows arrive whole from the validator (built off the UI thread, already in
 document order); the model only swaps them in and filters, so an update of the
 panel costs a list comprehension and a model reset, however large the pack.
-Column 0 of each row carries the problem record as ``Qt.UserRole`` (api.md
-section 7): ``{"pack", "level", "pointer", "code", "message"}``.
+Each row is one item whose ``Qt.UserRole`` is the problem record (api.md section
+7): ``{"pack", "level", "pointer", "code", "message"}``. It is a list, one item a
+problem: the panel's delegate draws the columns (``validation_view``), so the
+panel holds exactly one item view and a list view lays out no row it does not show.
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QIcon
 
 from editor.resources import icon
 from editor.tasks.validation import CHANGED, ERROR, SEVERITIES, WARNING, ProblemRow
 
 Index = QModelIndex | QPersistentModelIndex
-COLUMNS = ("", "Level", "Problem", "Code", "Where")
 #: Roles beyond the api's ``UserRole`` record.
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 1
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -30,7 +31,7 @@ SEVERITY_ICON = {ERROR: "problem-error", WARNING: "problem-warning", CHANGED: "p
 ALL_LEVELS = "all"
 
 
-class ProblemsModel(QAbstractTableModel):
+class ProblemsModel(QAbstractListModel):
     """Problem rows, the ones passing the filters shown in document order."""
 
     def __init__(self) -> None:
@@ -79,39 +80,24 @@ class ProblemsModel(QAbstractTableModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._shown)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         row = self.row_at(index.row()) if index.isValid() else None
         if row is None:
             return None
-        column, record = index.column(), row.record
+        record = row.record
         if role == Qt.ItemDataRole.DisplayRole:
-            return (
-                "",
-                record["level"] or "(pack)",
-                record["message"],
-                record["code"],
-                record["pointer"] or "/",
-            )[column]
-        if role == Qt.ItemDataRole.DecorationRole and column == 0:
+            return str(record["message"])
+        if role == Qt.ItemDataRole.DecorationRole:
             return self._icons[row.severity]
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f"{record['pack']}{record['pointer'] or '/'}"
             return (
                 f"{SEVERITY_TEXT[row.severity]} ({record['code']}) at {where}:\n{record['message']}"
             )
-        if role == Qt.ItemDataRole.AccessibleTextRole and column == 0:
-            return SEVERITY_TEXT[row.severity]
-        if role == Qt.ItemDataRole.UserRole and column == 0:
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            level = record["level"] or "the pack"
+            return f"{SEVERITY_TEXT[row.severity]} in {level}: {record['message']}"
+        if role == Qt.ItemDataRole.UserRole:
             return dict(record)
         if role == SEVERITY_ROLE:
             return row.severity
