@@ -10,7 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShowEvent,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -23,11 +32,13 @@ from PySide6.QtWidgets import (
 
 from editor.actions import (
     EDIT_ACTIONS,
+    EXPORT_MENU,
     FILE_ACTIONS,
     HELP_ACTIONS,
     LEVEL_ACTIONS,
     PLAY_ACTIONS,
     RULES_VIEW_ACTIONS,
+    SHARE_ACTIONS,
     VALIDATION_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
@@ -48,6 +59,7 @@ from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
 from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
+from editor.panels.sharing import Sharing
 from editor.panels.validation import ValidationPanel
 from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
@@ -144,6 +156,16 @@ class MainWindow(QMainWindow):
             files=self.files,
             show_message=self.show_message,
         )
+        self.sharing = Sharing(
+            self,
+            session=self.session,
+            dialogs=self.dialogs,
+            files=self.files,
+            renderer=self.renderer,
+            theme=lambda: self.look.theme,
+            show_message=self.show_message,
+        )
+        self.setAcceptDrops(True)  # a dropped payload (text or file) opens its preview
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -262,6 +284,7 @@ class MainWindow(QMainWindow):
                 self.actions_by_id["actionReducedMotion"].isChecked()
             ),
             **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
+            **self.sharing.handlers(),
             "actionValidate": self._validate,
         }
         self.actions_by_id.update(
@@ -274,7 +297,8 @@ class MainWindow(QMainWindow):
                 + LEVEL_ACTIONS
                 + PLAY_ACTIONS
                 + VALIDATION_ACTIONS
-                + HELP_ACTIONS,
+                + HELP_ACTIONS
+                + SHARE_ACTIONS,
                 handlers,
             )
         )
@@ -322,7 +346,10 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu, "actionInstalledPacks", None, "actionImportShare")
+        self._add(file_menu, "actionImportShareFile")
         self._add(file_menu.addMenu("&Import"), "actionImportKeke")
+        self._add(file_menu.addMenu("&Export"), *EXPORT_MENU)
         self._add(
             file_menu,
             None,
@@ -586,6 +613,12 @@ class MainWindow(QMainWindow):
             self.resizeDocks(
                 [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
             )
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.sharing.importer.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.sharing.importer.drop(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_keep_changes():
