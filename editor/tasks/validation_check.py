@@ -42,6 +42,8 @@ class ProblemRow:
     record: dict[str, Any]  # the problem record: pack, level, pointer, code, message
     level_key: int | None  # the validator's key of its level document; None: the pack itself
     target: EntityTarget | None = None
+    problem: engine.Problem | None = None  # what the record was made from
+    order: tuple[Any, ...] = ()  # where it sorts: the level, the pointer, the severity
 
     @property
     def pointer(self) -> str:
@@ -193,35 +195,30 @@ def _rows(
     """
     keys = snapshot.order
     previous = {
-        _row_key(r.severity, r.level_key, r.record): r
+        (r.severity, r.level_key, r.problem): r
         for r in snapshot.previous
-        if r.level_key not in fresh
+        if r.level_key not in fresh and r.problem is not None
     }
 
-    def row(problem: engine.Problem, severity: str) -> tuple[tuple[Any, ...], ProblemRow]:
+    def row(problem: engine.Problem, severity: str) -> ProblemRow:
         index = _index_after(problem.pointer, "levels")
         level_key = keys[index] if index is not None and index < len(keys) else None
-        record = problem.to_dict()
-        order = (-1 if index is None else index, path_key(problem.pointer), _RANK[severity])
-        same = previous.get(_row_key(severity, level_key, record))
+        same = previous.get((severity, level_key, problem))
         if same is not None:
-            return order, same
+            return same
         target = None
         if index is not None and index < len(levels) and severity != CHANGED:
             entity = _index_after(problem.pointer.removeprefix(f"/levels/{index}"), "entities")
             if entity is not None:
                 target = levels[index].targets.get(entity)
-        return order, ProblemRow(severity, record, level_key, target)
+        order = (-1 if index is None else index, path_key(problem.pointer), _RANK[severity])
+        return ProblemRow(severity, problem.to_dict(), level_key, target, problem, order)
 
     made = [row(p, ERROR) for p in pack.errors]
     made += [row(p, WARNING) for p in pack.warnings]
     made += [row(p, CHANGED) for p in snapshot.changed_on_open]
-    made.sort(key=lambda pair: pair[0])
-    return tuple(r for _order, r in made)
-
-
-def _row_key(severity: str, level_key: int | None, record: dict[str, Any]) -> tuple[Any, ...]:
-    return (severity, level_key, *record.values())
+    made.sort(key=lambda r: r.order)
+    return tuple(made)
 
 
 def path_key(pointer: str) -> list[tuple[int, int | str]]:
