@@ -120,12 +120,17 @@ def check_pack(
         errors = build_pack(doc, name, [])[1]
     if not lint or not shell.checked or any(r.check.stage in ("size", "shape") for r in levels):
         return PackReport(tuple(errors), ())
+    # A pack whose every level is empty is just starting (a new pack): warnings about
+    # its emptiness or its unused starter nouns would be noise, not news.
+    starting = all(any(p.code == "empty-level" for p in r.warnings) for r in levels)
     warnings = [
         p.located(pack=name, level=r.level_id, prefix=f"/levels/{i}")
         for i, r in enumerate(levels)
         for p in r.warnings
+        if not (starting and p.code == "empty-level")
     ]
-    warnings += [p.located(pack=name, level=None) for p in _unused_nouns(shell.nouns, levels)]
+    if not starting:
+        warnings += [p.located(pack=name, level=None) for p in _unused_nouns(shell.nouns, levels)]
     warnings += _duplicate_boards(name, levels)
     return PackReport(tuple(errors), tuple(sorted(warnings, key=lambda p: path_key(p.pointer))))
 

@@ -48,6 +48,15 @@ def test_an_empty_level_is_one_warning_and_nothing_else() -> None:
     ]
 
 
+def test_a_new_pack_with_only_empty_levels_has_no_warnings() -> None:
+    """A pack just started: its starter nouns and empty level are not news (no false alarm)."""
+    empty = {"id": "level-1", "width": 12, "height": 9, "entities": []}
+    assert lint_records(empty, nouns=["BABA", "ROCK", "FLAG"]) == []
+    with_one = grid_level(["BABA IS YOU", "baba . ."], "a")
+    codes = {r[2] for r in lint_records(with_one, empty, nouns=["BABA", "ROCK"])}
+    assert codes == {"empty-level", "unused-noun", "win-impossible"}
+
+
 def test_no_rule_makes_anything_you() -> None:
     level = grid_level(["baba . flag", "BABA IS PUSH", "FLAG IS WIN"], "a")
     assert lint_records(level) == [
