@@ -39,6 +39,7 @@ from editor.actions import (
     PLAY_ACTIONS,
     RULES_VIEW_ACTIONS,
     SHARE_ACTIONS,
+    SOLVER_ACTIONS,
     VALIDATION_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
@@ -60,11 +61,14 @@ from editor.level_actions import LevelActions
 from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
 from editor.panels.sharing import Sharing
+from editor.panels.solver import SolverPanel
 from editor.panels.validation import ValidationPanel
 from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tasks.analysis import AnalysisService
+from editor.tasks.solve_cache import VerdictCache
+from editor.tasks.solve_pack import PackVerifier
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -139,6 +143,9 @@ class MainWindow(QMainWindow):
         self.history.setEmptyLabel("<opened>")
         self.analysis = AnalysisService(self.session, self)
         self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
+        self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
+        self.level_list.show_statuses(self.verifier)
+        self.solver_panel = SolverPanel(self.session, self.verifier, self.play_view, self.look)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -283,6 +290,8 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionSolve": self.solver_panel.solve,
+            "actionCancelSolve": self.solver_panel.cancel,
             "actionPlay": self.play.play,
             "actionPlaySolution": self.play.play_solution,
             "actionReducedMotion": lambda: self.play.set_reduced_motion(
@@ -301,6 +310,7 @@ class MainWindow(QMainWindow):
                 + RULES_VIEW_ACTIONS
                 + LEVEL_ACTIONS
                 + PLAY_ACTIONS
+                + SOLVER_ACTIONS
                 + VALIDATION_ACTIONS
                 + HELP_ACTIONS
                 + SHARE_ACTIONS,
@@ -419,6 +429,9 @@ class MainWindow(QMainWindow):
             None,
             "actionLevelProperties",
             "actionAddNoun",
+            None,
+            "actionSolve",
+            "actionCancelSolve",
         )
         self._add(bar.addMenu("&Play"), "actionPlay", "actionPlaySolution")
         self.help_menu = bar.addMenu("&Help")
@@ -490,6 +503,9 @@ class MainWindow(QMainWindow):
             [tool.action_id for tool in self.tools],
             [self.palette_panel, self.inspector],
             self.undo_group,
+        )
+        self.docks.add(
+            "solver", "Solver", self.solver_panel, right, tabify_with="history", shortcut="Alt+9"
         )
         self.docks.add(
             "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
@@ -653,6 +669,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
         self.autosaver.discard()  # a clean exit leaves no recovery file
+        self.solver_panel.shutdown()
+        self.verifier.shutdown()
         event.accept()
 
     def _offer_recovery(self) -> None:

@@ -56,6 +56,13 @@ from engine.play.replay import SolutionCheck, check_solution, format_moves, pars
 from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
+from engine.solve.verify import (
+    LevelVerdict,
+    VerdictStatus,
+    VerifySettings,
+    verdict_key,
+    verify_level,
+)
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN, Vocabulary, WordRole
 
 __all__ = [
@@ -87,6 +94,7 @@ __all__ = [
     "LevelAnalysis",
     "LevelReader",
     "LevelReport",
+    "LevelVerdict",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
@@ -106,6 +114,8 @@ __all__ = [
     "Strategy",
     "TurnEvent",
     "ValidationError",
+    "VerdictStatus",
+    "VerifySettings",
     "Vocabulary",
     "WaitStep",
     "WordEntity",
@@ -129,5 +139,7 @@ __all__ = [
     "save_pack",
     "share",
     "solve",
+    "verdict_key",
+    "verify_level",
     "write_atomic",
 ]
