@@ -49,32 +49,33 @@ class Heuristic:
 
     def __init__(self, compact: CompactLevel) -> None:
         self.compact = compact
-        c = compact.codec
-        self.codec = c
-        self.width = c.width
-        self.xy = [(cell % c.width, cell // c.width) for cell in range(c.cells)]
-        self.far = 2 * (c.width + c.height) + WALL
+        codec = compact.codec
+        self.codec = codec
+        self.grid = compact.grid
+        self.width = codec.width
+        self.xy = [self.grid.xy(cell) for cell in range(codec.cells)]
+        self.far = 2 * (codec.width + codec.height) + WALL
         self._maps: dict[tuple[object, ...], list[int]] = {}
         self._plans: dict[bytes, list[tuple[int, int, tuple[int, ...]]]] = {}
         self._can: dict[int, int] = {}
         self._views: dict[tuple[Meaning, bytes | tuple[int, ...]], _View] = {}
-        self._neighbours = [
-            [n for n in (nxt[cell] for nxt in compact._next) if n >= 0] for cell in range(c.cells)
-        ]
-        self._nouns = {text: c.noun_index[text] for text in c.texts if text in c.noun_index}
+        self._neighbours = [self.grid.neighbours(cell) for cell in range(codec.cells)]
+        self._nouns = {
+            text: codec.noun_index[text] for text in codec.texts if text in codec.noun_index
+        }
 
     def of(self, key: int) -> int:
-        c = self.codec
-        p = c.decode(key)
-        meaning = self.compact.meanings.of(p)
+        codec = self.codec
+        vector = codec.decode(key)
+        meaning = self.compact.meanings.of(vector)
         if meaning is None:
             return self.far
-        nouns = p[c.noun_base : c.noun_base + c.n]
-        view = self._views.get((meaning, bytes(nouns) if c.itemsize == 1 else tuple(nouns)))
+        nouns = vector[codec.noun_base : codec.noun_base + codec.n]
+        view = self._views.get((meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns)))
         if view is None:
             view = self._view(meaning, nouns)
-        at = p.__getitem__
-        gone = c.gone
+        at = vector.__getitem__
+        gone = codec.gone
         you = [cell for cell in map(at, view.you) if cell != gone]
         if not you:
             return self.far
@@ -96,8 +97,8 @@ class Heuristic:
             start = min(you, key=costs.__getitem__)
             best = costs[start]
             if view.hazards and best < self.far:
-                best += self._deliveries(p, view, costs, start)
-        for words, noun, movers in self._rewrites(p):
+                best += self._deliveries(vector, view, costs, start)
+        for words, noun, movers in self._rewrites(vector):
             if words + 1 >= best:
                 break
             if not words:
@@ -114,30 +115,30 @@ class Heuristic:
 
     def _view(self, meaning: Meaning, nouns: list[int]) -> _View:
         """Which slots play which role, for one meaning and one set of nouns."""
-        c = self.codec
+        codec = self.codec
         flags = meaning.flags
-        view = _View([], [], [], [], list(range(c.word_lo, c.word_hi)), set(), {})
-        for s in c.objects:
-            noun = nouns[s]
+        view = _View([], [], [], [], list(range(codec.word_lo, codec.word_hi)), set(), {})
+        for slot in codec.objects:
+            noun = nouns[slot]
             bits = flags[noun]
-            view.by_noun.setdefault(noun, []).append(s)
+            view.by_noun.setdefault(noun, []).append(slot)
             if bits & YOUS:
-                view.you.append(s)
+                view.you.append(slot)
                 view.you_nouns.add(noun)
             if bits & WINS:
-                view.win.append(s)
+                view.win.append(slot)
             if bits & (SINKS | DEFEATS):
-                view.hazards.append(s)
+                view.hazards.append(slot)
             if bits & BLOCKS:
-                view.walls.append(s)
+                view.walls.append(slot)
             elif bits & PUSHES:
-                view.pushed.append(s)
+                view.pushed.append(slot)
         if len(self._views) >= _LIMIT:
             self._views.clear()
-        self._views[(meaning, bytes(nouns) if c.itemsize == 1 else tuple(nouns))] = view
+        self._views[(meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns))] = view
         return view
 
-    def _deliveries(self, p: list[int], view: _View, costs: list[int], cell: int) -> int:
+    def _deliveries(self, vector: list[int], view: _View, costs: list[int], cell: int) -> int:
         """How far pushed things are from the hazards on the cheapest walk from ``cell``.
 
         Following the cost map downhill gives one cheapest walk; each hazard on it
@@ -145,8 +146,8 @@ class Heuristic:
         nearest pushed thing to it is work still to do.
         """
         gone = self.codec.gone
-        hazards = {p[s] for s in view.hazards} - {gone}
-        pushed = [cell for cell in map(p.__getitem__, view.pushed) if cell != gone]
+        hazards = {vector[slot] for slot in view.hazards} - {gone}
+        pushed = [cell for cell in map(vector.__getitem__, view.pushed) if cell != gone]
         extra = 0
         neighbours = self._neighbours
         while costs[cell] > 0:
@@ -189,25 +190,29 @@ class Heuristic:
                         buckets[step].append(n)
         return costs
 
-    def _rewrites(self, p: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
+    def _rewrites(self, vector: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
         """(distance the words must travel, noun, cells of the words to move), cheapest first.
 
         One entry per noun: its cheapest ``N IS WIN``.
         """
-        c = self.codec
-        words = p[c.word_lo : c.word_hi]
-        key = bytes(words) if c.itemsize == 1 else b"".join(v.to_bytes(2, "little") for v in words)
+        codec = self.codec
+        words = vector[codec.word_lo : codec.word_hi]
+        key = (
+            bytes(words)
+            if codec.itemsize == 1
+            else b"".join(v.to_bytes(2, "little") for v in words)
+        )
         plans = self._plans.get(key)
         if plans is not None:
             return plans
         by_text: dict[str, list[int]] = {}
-        for s in range(c.word_lo, c.word_hi):
-            if p[s] != c.gone:
-                text = c.texts[s]
+        for slot in range(codec.word_lo, codec.word_hi):
+            if vector[slot] != codec.gone:
+                text = codec.texts[slot]
                 assert text is not None
-                by_text.setdefault(text, []).append(p[s])
+                by_text.setdefault(text, []).append(vector[slot])
         found: dict[int, tuple[int, tuple[int, ...]]] = {}
-        self._can = self._pushable_ways(p)
+        self._can = self._pushable_ways(vector)
         if IS in by_text and WIN in by_text:
             for text, cells in by_text.items():
                 noun = self._nouns.get(text)
@@ -267,7 +272,7 @@ class Heuristic:
             and (ty >= y or ways & 1)
         )
 
-    def _pushable_ways(self, p: list[int]) -> dict[int, int]:
+    def _pushable_ways(self, vector: list[int]) -> dict[int, int]:
         """For each word cell, the directions its words could ever be pushed (bits U1 D2 L4 R8).
 
         A greatest fixpoint: a push needs the pusher's cell on the board and not
@@ -275,9 +280,13 @@ class Heuristic:
         whatever words it holds able to move the same way. Objects are ignored
         (rules can change what they do), so this only rules out the impossible.
         """
-        c = self.codec
-        cells = {p[s] for s in range(c.word_lo, c.word_hi) if p[s] != c.gone}
-        steps = [nxt for nxt in self.compact._next]  # U D L R, as DIRECTIONS
+        codec = self.codec
+        cells = {
+            vector[slot]
+            for slot in range(codec.word_lo, codec.word_hi)
+            if vector[slot] != codec.gone
+        }
+        steps = self.grid.step  # U D L R, as DIRECTIONS
         back = [steps[1], steps[0], steps[3], steps[2]]
         ways = dict.fromkeys(cells, 15)
         changed = True

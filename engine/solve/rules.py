@@ -63,61 +63,62 @@ class Meanings:
         self._lines: dict[tuple[int, int, tuple[tuple[int, int], ...]], Line] = {}
         self._by_rules: dict[tuple[tuple[str, str], ...], Meaning] = {}
         self._interned: dict[tuple[object, ...], Meaning] = {}
-        self._is = [codec.texts[s] == IS for s in range(codec.n)]
+        self._is = [codec.texts[slot] == IS for slot in range(codec.n)]
 
-    def rules(self, p: list[int]) -> tuple[Rule, ...]:
-        """The rules the words of ``p`` form, from the public parser (uncached).
+    def rules(self, vector: list[int]) -> tuple[Rule, ...]:
+        """The rules the words of ``vector`` form, from the public parser (uncached).
 
         Raises:
             RuleComplexityError: the words exceed the parse budget.
         """
-        return parse_rules(self.codec.word_tiles(p), self.vocabulary)
+        return parse_rules(self.codec.word_tiles(vector), self.vocabulary)
 
-    def of(self, p: list[int]) -> Meaning | None:
-        c = self.codec
-        words = p[c.word_lo : c.word_hi]
-        key = bytes(words) if c.itemsize == 1 else array("H", words).tobytes()
+    def of(self, vector: list[int]) -> Meaning | None:
+        """The meaning of the words of ``vector``; ``None`` over the parse budget."""
+        codec = self.codec
+        words = vector[codec.word_lo : codec.word_hi]
+        key = bytes(words) if codec.itemsize == 1 else array("H", words).tobytes()
         try:
             return self._cache[key]
         except KeyError:
             pass
-        found = self._read(p)
+        found = self._read(vector)
         if len(self._cache) >= _CACHE_LIMIT:  # bound the cache; meanings stay interned
             self._cache.clear()
             self._lines.clear()
         self._cache[key] = found
         return found
 
-    def direct(self, p: list[int]) -> Meaning | None:
+    def direct(self, vector: list[int]) -> Meaning | None:
         """The meaning through the public parser alone, for tests of :meth:`of`."""
         try:
-            return self._meaning(self.rules(p))
+            return self._meaning(self.rules(vector))
         except RuleComplexityError:
             return None
 
-    def _read(self, p: list[int]) -> Meaning | None:
-        c = self.codec
-        width, gone = c.width, c.gone
+    def _read(self, vector: list[int]) -> Meaning | None:
+        codec = self.codec
+        width, gone = codec.width, codec.gone
         rows: dict[int, list[tuple[int, int]]] = {}
         cols: dict[int, list[tuple[int, int]]] = {}
         cells = set()
         count = 0
-        for s in range(c.word_lo, c.word_hi):
-            cell = p[s]
+        for slot in range(codec.word_lo, codec.word_hi):
+            cell = vector[slot]
             if cell != gone:
                 cells.add(cell)
                 count += 1
                 y, x = divmod(cell, width)
-                rows.setdefault(y, []).append((x, s))
-                cols.setdefault(x, []).append((y, s))
+                rows.setdefault(y, []).append((x, slot))
+                cols.setdefault(x, []).append((y, slot))
         if len(cells) < count:
-            return self.direct(p)  # a stack: its alternatives can multiply the parser's work
+            return self.direct(vector)  # a stack: its alternatives can multiply the parser's work
         entries: list[tuple[tuple[int, int, int], Rule]] = []
         units = 0
         is_word = self._is
         for axis, lines in enumerate((rows, cols)):
             for index, members in lines.items():
-                if not any(is_word[s] for _, s in members):
+                if not any(is_word[slot] for _, slot in members):
                     continue  # no IS word: the parser spends nothing on this line
                 members.sort()
                 line_key = (axis, index, tuple(members))
@@ -127,23 +128,23 @@ class Meanings:
                 entries.extend(line[0])
                 units += line[1]
         if units > PARSE_BUDGET:
-            return self.direct(p)  # the bound is loose: let the public parser decide
+            return self.direct(vector)  # the bound is loose: let the public parser decide
         entries.sort(key=itemgetter(0))
         return self._meaning([rule for _, rule in entries])
 
     def _line(self, axis: int, index: int, members: list[tuple[int, int]]) -> Line:
         """The rules of one row (axis 0) or column (axis 1) of single words."""
-        c = self.codec
+        codec = self.codec
         tiles = []
         place = {}
-        for coord, s in members:
+        for coord, slot in members:
             x, y = (coord, index) if axis == 0 else (index, coord)
-            text = c.texts[s]
+            text = codec.texts[slot]
             assert text is not None
-            tiles.append((c.ids[s], text, x, y))
-            place[c.ids[s]] = (y, x)
+            tiles.append((codec.ids[slot], text, x, y))
+            place[codec.ids[slot]] = (y, x)
         size = len(members)
-        bound = sum(self._is[s] for _, s in members) * (2 * size + size * size)
+        bound = sum(self._is[slot] for _, slot in members) * (2 * size + size * size)
         if size < 3:
             return (), bound  # too short for a sentence, but the parser still counts
         if bound > PARSE_BUDGET:
@@ -162,8 +163,8 @@ class Meanings:
         return found
 
     def _intern(self, table: RuleTable) -> Meaning:
-        c = self.codec
-        flags = [0] * (c.word + 1)
+        codec = self.codec
+        flags = [0] * (codec.word + 1)
         for noun, props in table.properties.items():
             bits = 0
             for word, bit in _BITS:
@@ -173,19 +174,20 @@ class Meanings:
                 bits |= PUSHES
             elif STOP in props:
                 bits |= BLOCKS
-            for a, automaton in enumerate(c.ctx.automata):
+            for a, automaton in enumerate(codec.ctx.automata):
                 if automaton.property in props and automaton.subject in (None, noun):
                     bits |= CARRY << a
-            flags[c.noun_index[noun]] = bits
-        flags[c.word] = PUSHES
+            flags[codec.noun_index[noun]] = bits
+        flags[codec.word] = PUSHES
         links = {
-            c.noun_index[n]: c.noun_index[target] for n, (target, _) in table.transforms.items()
+            codec.noun_index[noun]: codec.noun_index[target]
+            for noun, (target, _) in table.transforms.items()
         }
         signature = (tuple(flags), tuple(sorted(links.items())))
         found = self._interned.get(signature)
         if found is None:
             union = 0
-            for bits in flags[: c.word]:
+            for bits in flags[: codec.word]:
                 union |= bits
             found = self._interned[signature] = Meaning(signature[0], links, union)
         return found

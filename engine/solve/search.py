@@ -245,7 +245,7 @@ class _Search:
         if early is not None:
             return early
         compact = self.compact
-        successor, expansion = compact.successor, compact.expansion
+        successor, expand = compact.successor, compact.expansion
         seen = {compact.start_key}
         queue = deque([compact.start_key])
         parent, via = self.parent, self.via
@@ -257,18 +257,18 @@ class _Search:
             if index == layer_end:
                 depth, layer_end = depth + 1, len(parent)
             self.expanded += 1
-            ex = expansion(queue.popleft())
-            for d in range(4):
-                out = successor(ex, d)
+            unpacked = expand(queue.popleft())
+            for direction in range(4):
+                out = successor(unpacked, direction)
                 if out is None:
                     continue
                 child, won, control = out
                 if won:
-                    return SolveStatus.SOLVED, self.path(index, d), None
+                    return SolveStatus.SOLVED, self.path(index, direction), None
                 if control and child not in seen:  # without YOU no later turn is accepted
                     seen.add(child)
                     parent.append(index)
-                    via.append(d)
+                    via.append(direction)
                     queue.append(child)
             index += 1
         return SolveStatus.UNSOLVABLE, "", None
@@ -282,7 +282,7 @@ class _Search:
         if self.heuristic is None:
             self.heuristic = Heuristic(compact)  # its caches serve every stage
         estimate = self.heuristic.of
-        successor, expansion = compact.successor, compact.expansion
+        successor, expand = compact.successor, compact.expansion
         start = compact.start_key
         seen = {start}
         moves = array("i", [0])
@@ -296,20 +296,20 @@ class _Search:
                 return SolveStatus.LIMIT, "", stop
             _, _, index, key = heapq.heappop(heap)
             self.expanded += 1
-            ex = expansion(key)
+            unpacked = expand(key)
             g = moves[index] + 1
             deepest = max(deepest, g)
-            for d in range(4):
-                out = successor(ex, d)
+            for direction in range(4):
+                out = successor(unpacked, direction)
                 if out is None:
                     continue
                 child, won, control = out
                 if won:
-                    return SolveStatus.SOLVED, self.path(index, d), None
+                    return SolveStatus.SOLVED, self.path(index, direction), None
                 if control and child not in seen:
                     seen.add(child)
                     parent.append(index)
-                    via.append(d)
+                    via.append(direction)
                     moves.append(g)
                     h = estimate(child)
                     heapq.heappush(heap, (g + weight * h, h, len(parent) - 1, child))
