@@ -13,7 +13,7 @@ step (tests/engine/test_parity.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.context import LevelContext
@@ -25,8 +25,8 @@ from engine.rules import Rule
 from engine.solve.grid import DIRECTIONS, Grid
 from engine.solve.rules import CARRY, DEFEATS, FRAILS, SINKS, YOUS, Meaning, Meanings
 from engine.solve.state_codec import Codec
-from engine.solve.turn import Crumbles, Expansion, Occupancy, Successor, TurnResolver
-from engine.solve.walk import Shortcut, WalkShortcut
+from engine.solve.turn import Crumbles, Expansion, Successor, TurnResolver
+from engine.solve.walk import Child, Shortcut, WalkShortcut
 
 __all__ = ["DIRECTIONS", "CompactLevel", "Expansion", "Successor"]
 
@@ -68,17 +68,13 @@ class CompactLevel:
         self.walks = WalkShortcut(codec, self.grid)
         self.start_key = codec.encode(codec.start)
         self.start_won = start.won
-        self._start_occupancy: Occupancy = {}
-        for slot in range(codec.n):
-            cell = codec.start[slot]
-            if cell != codec.gone:
-                self._start_occupancy[cell] = (*self._start_occupancy.get(cell, ()), slot)
         self._stacked_at_start = [
-            cell for cell, here in self._start_occupancy.items() if len(here) > 1
+            cell for cell, here in self.turns.start_occupancy.items() if len(here) > 1
         ]
-        self._views: dict[
-            tuple[Meaning, bytes | tuple[int, ...]], tuple[list[int], list[int], list[int]]
-        ] = {}
+        # per meaning, per noun fields (bytes of the key): flags, YOU slots, linked slots
+        self._views: dict[Meaning, dict[bytes, tuple[list[int], list[int], list[int]]]] = {}
+        size = codec.itemsize
+        self._nouns_from, self._nouns_to = codec.noun_base * size, codec.length * size
         # meanings under which no walk is arithmetic: carriers act, FRAIL objects may crumble
         self._no_walk = CARRY | (FRAILS if self.turns.leftovers is not None else 0)
 
@@ -155,67 +151,73 @@ class CompactLevel:
 
     # -- one position, four turns ----------------------------------------------
 
-    def expansion(self, key: int) -> Expansion:
-        """Unpack a settled position once for all of its turns.
+    def expansion(self, key: int, settled: bool = False) -> Expansion:
+        """Unpack a position once for all of its turns.
 
-        Occupancy is the start's, corrected for the slots whose position bytes
-        differ from the start's, so its cost follows what moved, not the board.
+        ``settled`` promises that ``key`` is the start or a successor, never a
+        restored record (:meth:`key_of`): such a position has no pending contact
+        (a word that sinks only removes rules), so none is looked for.
         """
         codec = self.codec
-        vector = codec.decode(key)
-        gone, noun_base, start = codec.gone, codec.noun_base, codec.start
-        occupancy = self._start_occupancy.copy()
-        changed = codec.changed_slots(key)
-        for slot in changed:
-            origin, cell = start[slot], vector[slot]
-            if origin != gone:
-                here = occupancy[origin]
-                occupancy[origin] = () if len(here) == 1 else tuple([x for x in here if x != slot])
-            if cell != gone:
-                there = occupancy.get(cell)
-                occupancy[cell] = (*there, slot) if there else (slot,)
+        raw = codec.raw(key)
+        vector = codec.fields(raw)
         meaning = self.meanings.of(vector)
-        assert meaning is not None, "a settled position always parses"
-        nouns = vector[noun_base : noun_base + codec.n]
-        view = self._views.get((meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns)))
+        assert meaning is not None, "a reachable position always parses"
+        views = self._views.get(meaning)
+        nouns = raw[self._nouns_from : self._nouns_to]
+        view = None if views is None else views.get(nouns)
         if view is None:
-            view = self._view(meaning, nouns)
+            view = self._view(meaning, nouns, vector)
         flags, you, linked = view
+        gone = codec.gone
         movers = [slot for slot in you if vector[slot] != gone]
-        links = any(vector[slot] != gone for slot in linked)
-        pending = False
+        links = any(vector[slot] != gone for slot in linked) if linked else False
         union = meaning.union
-        if union & (SINKS | DEFEATS):
-            cells = {vector[slot] for slot in changed if vector[slot] != gone}.union(
-                self._stacked_at_start
-            )
-            pending = any(flags[slot] & DEFEATS for slot in movers) or any(
-                len(here) > 1
-                and (
-                    any(flags[slot] & SINKS for slot in here)
-                    or (
-                        any(flags[slot] & DEFEATS for slot in here)
-                        and any(flags[slot] & YOUS for slot in here)
-                    )
-                )
-                for here in map(occupancy.__getitem__, cells)
-            )
-        simple = bool(movers) and not pending and not links and not union & self._no_walk
-        return Expansion(key, vector, occupancy, meaning, flags, movers, pending, links, simple)
+        expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, False)
+        if not settled and union & (SINKS | DEFEATS):
+            expansion.pending = self._pending(expansion)
+        expansion.simple = (
+            bool(movers) and not expansion.pending and not links and not union & self._no_walk
+        )
+        return expansion
 
-    def _view(self, meaning: Meaning, nouns: list[int]) -> tuple[list[int], list[int], list[int]]:
+    def _pending(self, expansion: Expansion) -> bool:
+        """Whether a restored position holds a contact its own rules would resolve."""
+        occupancy = self.turns.occupancy(expansion)
+        flags, vector, gone = expansion.flags, expansion.vector, self.codec.gone
+        cells = {
+            vector[slot] for slot in self.codec.changed_slots(expansion.key) if vector[slot] != gone
+        }.union(self._stacked_at_start)
+        return any(flags[slot] & DEFEATS for slot in expansion.movers) or any(
+            len(here) > 1
+            and (
+                any(flags[slot] & SINKS for slot in here)
+                or (
+                    any(flags[slot] & DEFEATS for slot in here)
+                    and any(flags[slot] & YOUS for slot in here)
+                )
+            )
+            for here in map(occupancy.__getitem__, cells)
+        )
+
+    def _view(
+        self, meaning: Meaning, nouns: bytes, vector: Sequence[int]
+    ) -> tuple[list[int], list[int], list[int]]:
         """Each slot's bits, the YOU slots and the slots whose noun has a link.
 
         For one meaning and one set of nouns; few positions differ in either.
         """
         codec = self.codec
-        flags = list(map(meaning.flags.__getitem__, nouns))
+        flags = self.turns.slot_flags(vector, meaning)
         you = [slot for slot in codec.objects if flags[slot] & YOUS]
-        linked = [slot for slot in codec.objects if nouns[slot] in meaning.links]
-        if len(self._views) >= 1 << 12:
-            self._views.clear()
-        key: bytes | tuple[int, ...] = bytes(nouns) if codec.itemsize == 1 else tuple(nouns)
-        self._views[(meaning, key)] = (flags, you, linked)
+        noun_base = codec.noun_base
+        linked = [slot for slot in codec.objects if vector[noun_base + slot] in meaning.links]
+        views = self._views.get(meaning)
+        if views is None or len(views) >= 1 << 12:
+            if len(self._views) >= 1 << 12:
+                self._views.clear()
+            views = self._views[meaning] = {}
+        views[nouns] = (flags, you, linked)
         return flags, you, linked
 
     def successor(
@@ -228,16 +230,42 @@ class CompactLevel:
         unlike ``Game.step`` this does not refuse to move on from a won position.
         """
         if expansion.simple:
-            quick = self.walks.walk(expansion, direction)
+            quick = self.walks.walks(expansion)[direction]
             if quick is Shortcut.REJECTED:
                 return None
             if quick is not Shortcut.FULL_TURN:
-                return quick
+                return Successor(*quick)
         out = self.turns.turn(expansion, direction, crumbled)
         if out is None:
             return None
         vector, won, control = out
         return Successor(self.codec.encode(vector), won, control)
+
+    def children(self, key: int) -> list[Child | None]:
+        """The turns of a settled position in :data:`DIRECTIONS` order, for a search.
+
+        Each is ``(key, won, control)`` as in :class:`Successor`, or ``None`` if
+        rejected; plain tuples, since a search makes millions.
+        """
+        expansion = self.expansion(key, settled=True)
+        if not expansion.movers:
+            return [None, None, None, None]
+        turn, encode = self.turns.turn, self.codec.encode
+        out: list[Child | None] = []
+        if not expansion.simple:
+            for direction in range(4):
+                turned = turn(expansion, direction)
+                out.append(None if turned is None else (encode(turned[0]), turned[1], turned[2]))
+            return out
+        for direction, quick in enumerate(self.walks.walks(expansion)):
+            if quick is Shortcut.REJECTED:
+                out.append(None)
+            elif quick is Shortcut.FULL_TURN:
+                turned = turn(expansion, direction)
+                out.append(None if turned is None else (encode(turned[0]), turned[1], turned[2]))
+            else:
+                out.append(quick)
+        return out
 
     def step(self, key: int, direction: int, crumbled: Crumbles | None = None) -> Successor | None:
         """One turn from the position ``key``; see :meth:`successor`."""

@@ -18,6 +18,7 @@ transformation links), interned so that equal meanings are one object.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -60,12 +61,17 @@ class Meanings:
         self.codec = codec
         self.vocabulary = codec.ctx.vocabulary
         self._cache: dict[bytes, Meaning | None] = {}
-        self._lines: dict[tuple[int, int, tuple[tuple[int, int], ...]], Line] = {}
+        self._lines: dict[tuple[int, int, bytes], Line] = {}  # one row or column of words
+        self._by_lines: dict[tuple[tuple[int, int, bytes], ...], Meaning | None] = {}
+        self._tables: dict[tuple[int, int], bytes] = {}
+        self._is_slots = [
+            slot for slot in range(codec.word_lo, codec.word_hi) if codec.texts[slot] == IS
+        ]
         self._by_rules: dict[tuple[tuple[str, str], ...], Meaning] = {}
         self._interned: dict[tuple[object, ...], Meaning] = {}
         self._is = [codec.texts[slot] == IS for slot in range(codec.n)]
 
-    def rules(self, vector: list[int]) -> tuple[Rule, ...]:
+    def rules(self, vector: Sequence[int]) -> tuple[Rule, ...]:
         """The rules the words of ``vector`` form, from the public parser (uncached).
 
         Raises:
@@ -73,7 +79,7 @@ class Meanings:
         """
         return parse_rules(self.codec.word_tiles(vector), self.vocabulary)
 
-    def of(self, vector: list[int]) -> Meaning | None:
+    def of(self, vector: Sequence[int]) -> Meaning | None:
         """The meaning of the words of ``vector``; ``None`` over the parse budget."""
         codec = self.codec
         words = vector[codec.word_lo : codec.word_hi]
@@ -86,55 +92,113 @@ class Meanings:
         if len(self._cache) >= _CACHE_LIMIT:  # bound the cache; meanings stay interned
             self._cache.clear()
             self._lines.clear()
+            self._by_lines.clear()
         self._cache[key] = found
         return found
 
-    def direct(self, vector: list[int]) -> Meaning | None:
+    def direct(self, vector: Sequence[int]) -> Meaning | None:
         """The meaning through the public parser alone, for tests of :meth:`of`."""
         try:
             return self._meaning(self.rules(vector))
         except RuleComplexityError:
             return None
 
-    def _read(self, vector: list[int]) -> Meaning | None:
+    def _read(self, vector: Sequence[int]) -> Meaning | None:
+        """The meaning of a word configuration not seen before, from the lines of its IS words.
+
+        Only a row or column that holds an IS word can form a sentence or cost
+        the parser anything, so a configuration is reduced to the signature of
+        those lines (which word stands where along each); configurations that
+        differ only in words elsewhere share it.
+        """
         codec = self.codec
-        width, gone = codec.width, codec.gone
-        rows: dict[int, list[tuple[int, int]]] = {}
-        cols: dict[int, list[tuple[int, int]]] = {}
-        cells = set()
-        count = 0
-        for slot in range(codec.word_lo, codec.word_hi):
+        gone, width = codec.gone, codec.width
+        words = vector[codec.word_lo : codec.word_hi]
+        if codec.itemsize == 1:
+            words = bytes(words)
+        rows, cols = set(), set()
+        for slot in self._is_slots:
             cell = vector[slot]
             if cell != gone:
-                cells.add(cell)
-                count += 1
-                y, x = divmod(cell, width)
-                rows.setdefault(y, []).append((x, slot))
-                cols.setdefault(x, []).append((y, slot))
-        if len(cells) < count:
-            return self.direct(vector)  # a stack: its alternatives can multiply the parser's work
+                rows.add(cell // width)
+                cols.add(cell % width)
+        lines = tuple(
+            [(0, y, self._signature(words, 0, y)) for y in sorted(rows)]
+            + [(1, x, self._signature(words, 1, x)) for x in sorted(cols)]
+        )
+        try:
+            return self._by_lines[lines]
+        except KeyError:
+            pass
         entries: list[tuple[tuple[int, int, int], Rule]] = []
         units = 0
-        is_word = self._is
-        for axis, lines in enumerate((rows, cols)):
-            for index, members in lines.items():
-                if not any(is_word[slot] for _, slot in members):
-                    continue  # no IS word: the parser spends nothing on this line
-                members.sort()
-                line_key = (axis, index, tuple(members))
-                line = self._lines.get(line_key)
-                if line is None:
-                    line = self._lines[line_key] = self._line(axis, index, members)
-                entries.extend(line[0])
-                units += line[1]
-        if units > PARSE_BUDGET:
-            return self.direct(vector)  # the bound is loose: let the public parser decide
-        entries.sort(key=itemgetter(0))
-        return self._meaning([rule for _, rule in entries])
+        found: Meaning | None
+        for line_key in lines:
+            line = self._lines.get(line_key)
+            if line is None:
+                line = self._lines[line_key] = self._line(*line_key)
+            if line[1] < 0:
+                found = self.direct(vector)  # a stack: its alternatives can multiply the work
+                break
+            entries.extend(line[0])
+            units += line[1]
+        else:
+            if units > PARSE_BUDGET:
+                found = self.direct(vector)  # the bound is loose: let the public parser decide
+            else:
+                entries.sort(key=itemgetter(0))
+                found = self._meaning([rule for _, rule in entries])
+        if len(self._by_lines) >= _CACHE_LIMIT:
+            self._by_lines.clear()
+        self._by_lines[lines] = found
+        return found
 
-    def _line(self, axis: int, index: int, members: list[tuple[int, int]]) -> Line:
-        """The rules of one row (axis 0) or column (axis 1) of single words."""
+    def _signature(self, words: Sequence[int], axis: int, index: int) -> bytes:
+        """Where each word stands along one row (axis 0) or column: 1 + its coordinate, 0 off it.
+
+        One ``bytes.translate`` of the words' positions when a cell fits in a
+        byte; a loop otherwise.
+        """
+        if isinstance(words, bytes):
+            table = self._tables.get((axis, index))
+            if table is None:
+                table = self._tables[(axis, index)] = self._table(axis, index)
+            return words.translate(table)
+        width, gone = self.codec.width, self.codec.gone
+        out = bytearray(len(words))
+        for k, cell in enumerate(words):
+            if cell != gone:
+                y, x = divmod(cell, width)
+                if axis == 0 and y == index:
+                    out[k] = x + 1
+                elif axis == 1 and x == index:
+                    out[k] = y + 1
+        return bytes(out)
+
+    def _table(self, axis: int, index: int) -> bytes:
+        """The ``translate`` table of :meth:`_signature` for one line (cells fit in a byte)."""
+        width, cells = self.codec.width, self.codec.cells
+        out = bytearray(256)
+        for cell in range(cells):
+            y, x = divmod(cell, width)
+            if axis == 0 and y == index:
+                out[cell] = x + 1
+            elif axis == 1 and x == index:
+                out[cell] = y + 1
+        return bytes(out)
+
+    def _line(self, axis: int, index: int, signature: bytes) -> Line:
+        """The rules of one row (axis 0) or column (axis 1) and a bound on its parse units.
+
+        The bound is -1 when two words share a cell of the line: then the public
+        parser reads the whole board.
+        """
         codec = self.codec
+        members = sorted(
+            (place - 1, codec.word_lo + k) for k, place in enumerate(signature) if place
+        )
+        if len({coord for coord, _ in members}) < len(members):
+            return (), -1
         tiles = []
         place = {}
         for coord, slot in members:

@@ -36,7 +36,6 @@ from __future__ import annotations
 import heapq
 import time
 from array import array
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -45,6 +44,7 @@ from typing import Any, Protocol
 from engine.model import Level
 from engine.solve.heuristic import Heuristic
 from engine.solve.level import DIRECTIONS, CompactLevel
+from engine.solve.table import PositionTable
 
 DEFAULT_MAX_STATES = 1_000_000
 DEFAULT_WEIGHT = 5
@@ -175,7 +175,7 @@ def solve(
     shortest = status is SolveStatus.SOLVED and used is Strategy.BFS
     seconds = time.perf_counter() - began
     return SolveResult(
-        status, moves, search.expanded, seconds, used, shortest, stopped_by, len(search.parent)
+        status, moves, search.expanded, seconds, used, shortest, stopped_by, len(search.table)
     )
 
 
@@ -203,7 +203,8 @@ class _Search:
         self.next_report = began + interval
         self.expanded = 0
         self.heuristic: Heuristic | None = None
-        self.parent = array("i")  # parent index of every queued position
+        self.table = PositionTable()  # every position kept, numbered in order
+        self.parent = array("i")  # parent number of every kept position
         self.via = bytearray()  # direction index that reached it
 
     def stop_reason(self, frontier: int, depth: int) -> str | None:
@@ -237,6 +238,8 @@ class _Search:
             return SolveStatus.UNSOLVABLE, "", None
         self.parent = array("i", [-1])
         self.via = bytearray(b"\xff")
+        self.table = PositionTable()
+        self.table.add(compact.start_key)
         return None
 
     def bfs(self) -> _Answer:
@@ -245,31 +248,27 @@ class _Search:
         if early is not None:
             return early
         compact = self.compact
-        successor, expand = compact.successor, compact.expansion
-        seen = {compact.start_key}
-        queue = deque([compact.start_key])
+        children = compact.children
+        table = self.table
+        add, key_of = table.add, table.key
         parent, via = self.parent, self.via
         index, depth, layer_end = 0, 0, 1
-        while queue:
-            stop = self.stop_reason(len(queue), depth)
+        while index < len(table):
+            stop = self.stop_reason(len(table) - index, depth)
             if stop is not None:
                 return SolveStatus.LIMIT, "", stop
             if index == layer_end:
-                depth, layer_end = depth + 1, len(parent)
+                depth, layer_end = depth + 1, len(table)
             self.expanded += 1
-            unpacked = expand(queue.popleft())
-            for direction in range(4):
-                out = successor(unpacked, direction)
-                if out is None:
+            for direction, child in enumerate(children(key_of(index))):
+                if child is None:
                     continue
-                child, won, control = out
+                key, won, control = child
                 if won:
                     return SolveStatus.SOLVED, self.path(index, direction), None
-                if control and child not in seen:  # without YOU no later turn is accepted
-                    seen.add(child)
+                if control and add(key) >= 0:  # without YOU no later turn is accepted
                     parent.append(index)
                     via.append(direction)
-                    queue.append(child)
             index += 1
         return SolveStatus.UNSOLVABLE, "", None
 
@@ -282,37 +281,36 @@ class _Search:
         if self.heuristic is None:
             self.heuristic = Heuristic(compact)  # its caches serve every stage
         estimate = self.heuristic.of
-        successor, expand = compact.successor, compact.expansion
-        start = compact.start_key
-        seen = {start}
+        children = compact.children
+        table = self.table
+        add, key_of = table.add, table.key
         moves = array("i", [0])
-        h = estimate(start)
-        heap: list[tuple[int, int, int, int]] = [(weight * h, h, 0, start)]
+        h = estimate(compact.start_key)
+        heap: list[tuple[int, int, int]] = [(weight * h, h, 0)]
         parent, via = self.parent, self.via
         deepest = 0
         while heap:
             stop = self.stop_reason(len(heap), deepest)
             if stop is not None:
                 return SolveStatus.LIMIT, "", stop
-            _, _, index, key = heapq.heappop(heap)
+            _, _, index = heapq.heappop(heap)
             self.expanded += 1
-            unpacked = expand(key)
             g = moves[index] + 1
             deepest = max(deepest, g)
-            for direction in range(4):
-                out = successor(unpacked, direction)
-                if out is None:
+            for direction, child in enumerate(children(key_of(index))):
+                if child is None:
                     continue
-                child, won, control = out
+                key, won, control = child
                 if won:
                     return SolveStatus.SOLVED, self.path(index, direction), None
-                if control and child not in seen:
-                    seen.add(child)
-                    parent.append(index)
-                    via.append(direction)
-                    moves.append(g)
-                    h = estimate(child)
-                    heapq.heappush(heap, (g + weight * h, h, len(parent) - 1, child))
+                if control:
+                    number = add(key)
+                    if number >= 0:
+                        parent.append(index)
+                        via.append(direction)
+                        moves.append(g)
+                        h = estimate(key)
+                        heapq.heappush(heap, (g + weight * h, h, number))
         return SolveStatus.UNSOLVABLE, "", None
 
 

@@ -117,13 +117,20 @@ class Codec:
 
     def decode(self, key: int) -> list[int]:
         """The vector of a key; a fresh list the caller may change."""
-        raw = (key ^ self._base).to_bytes(self._bytes, "little")
+        return list(self.fields(self.raw(key)))
+
+    def raw(self, key: int) -> bytes:
+        """The vector of a key as little-endian bytes, ``itemsize`` per field."""
+        return (key ^ self._base).to_bytes(self._bytes, "little")
+
+    def fields(self, raw: bytes) -> bytes | array[int]:
+        """The fields of :meth:`raw` bytes, indexable: the bytes themselves when one byte each."""
         if self.itemsize == 1:
-            return list(raw)
+            return raw
         values = array("H", raw)
         if _SWAP:
             values.byteswap()
-        return values.tolist()
+        return values
 
     def shift(self, field: int) -> int:
         """The bit offset of ``field`` in a key: ``key ^ ((old ^ new) << shift)`` sets it."""
@@ -219,7 +226,7 @@ class Codec:
             return "", "out-of-bounds", f"position ({x!r}, {y!r}) is not on the grid"
         return None
 
-    def pieces(self, vector: list[int]) -> tuple[Piece, ...]:
+    def pieces(self, vector: Sequence[int]) -> tuple[Piece, ...]:
         """The public engine's pieces of a vector: present entities, ascending id."""
         out: list[Piece] = []
         for slot, i in enumerate(self.ids):
@@ -235,10 +242,10 @@ class Codec:
         out.sort()
         return tuple(out)
 
-    def phases(self, vector: list[int]) -> tuple[int, ...]:
+    def phases(self, vector: Sequence[int]) -> tuple[int, ...]:
         return tuple(vector[self.phase_base : self.noun_base])
 
-    def word_tiles(self, vector: list[int]) -> list[tuple[int, str, int, int]]:
+    def word_tiles(self, vector: Sequence[int]) -> list[tuple[int, str, int, int]]:
         """The words of a vector as the parser reads them, ascending id."""
         tiles = []
         for slot in range(self.word_lo, self.word_hi):

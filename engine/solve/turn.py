@@ -19,7 +19,7 @@ are looked at.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
@@ -54,17 +54,18 @@ class Moved(IntEnum):
 
 @dataclass(slots=True)
 class Expansion:
-    """One settled position unpacked for its four turns (shared, never changed)."""
+    """One settled position unpacked for its four turns (shared; only ``occupancy`` is filled in later)."""
 
     key: int
-    vector: list[int]
-    occupancy: Occupancy
+    raw: bytes  # the vector's bytes (:meth:`Codec.raw`)
+    vector: Sequence[int]  # its fields, indexable (:meth:`Codec.fields`)
     meaning: Meaning
     flags: list[int]  # property bits of every slot under ``meaning``
     movers: list[int]  # YOU objects
     pending: bool  # a contact its own rules would resolve: only a restored, unsettled position
     links: bool  # some object's noun has a transformation link under ``meaning``
     simple: bool  # YOU, and no link, carrier, FRAIL or pending contact: walks are arithmetic
+    occupancy: Occupancy | None = None  # cell -> slots, built by the first turn that needs it
 
 
 class Successor(NamedTuple):
@@ -91,6 +92,12 @@ class TurnResolver:
         #: noun index -> the noun index a crumbling object leaves (None: it is removed);
         #: None when the level has not opted into FRAIL
         self.leftovers: dict[int, int | None] | None = None
+        #: the settled start's occupancy; a position's is this, corrected for what moved
+        self.start_occupancy: Occupancy = {}
+        for slot in range(codec.n):
+            cell = codec.start[slot]
+            if cell != codec.gone:
+                self.start_occupancy[cell] = (*self.start_occupancy.get(cell, ()), slot)
         leaves = codec.ctx.leaves
         if leaves is not None:
             index = codec.noun_index
@@ -107,8 +114,8 @@ class TurnResolver:
         """
         if not expansion.movers:
             return None
-        vector = expansion.vector.copy()
-        occupancy = expansion.occupancy.copy()
+        vector = list(expansion.vector)
+        occupancy = self.occupancy(expansion).copy()
         left: list[int] = []  # cells an entity moved out of
         arrived: list[int] = []  # cells an entity moved into
         moved = self.player_movement(expansion, vector, occupancy, direction, left, arrived)
@@ -147,7 +154,29 @@ class TurnResolver:
             return vector, won, True  # the same YOU objects, still YOU
         return vector, won, self.has_control(vector, meaning)
 
-    def slot_flags(self, vector: list[int], meaning: Meaning) -> list[int]:
+    def occupancy(self, expansion: Expansion) -> Occupancy:
+        """Which slots stand in each occupied cell of the expansion's position (cached).
+
+        The start's occupancy, corrected for the slots whose position differs from
+        the start's, so its cost follows what moved, not the board.
+        """
+        if expansion.occupancy is not None:
+            return expansion.occupancy
+        codec, vector = self.codec, expansion.vector
+        gone, start = codec.gone, codec.start
+        occupancy = self.start_occupancy.copy()
+        for slot in codec.changed_slots(expansion.key):
+            origin, cell = start[slot], vector[slot]
+            if origin != gone:
+                here = occupancy[origin]
+                occupancy[origin] = () if len(here) == 1 else tuple([x for x in here if x != slot])
+            if cell != gone:
+                there = occupancy.get(cell)
+                occupancy[cell] = (*there, slot) if there else (slot,)
+        expansion.occupancy = occupancy
+        return occupancy
+
+    def slot_flags(self, vector: Sequence[int], meaning: Meaning) -> list[int]:
         """The property bits of every slot under ``meaning``."""
         noun_base = self.codec.noun_base
         return list(map(meaning.flags.__getitem__, vector[noun_base : noun_base + self.codec.n]))
@@ -245,7 +274,7 @@ class TurnResolver:
         entity moved out of can be such a cell.
         """
         codec, noun_base = self.codec, self.codec.noun_base
-        before, occupancy_before = expansion.vector, expansion.occupancy
+        before, occupancy_before = expansion.vector, self.occupancy(expansion)
         leftovers, flags, flags_before = self.leftovers, meaning.flags, expansion.meaning.flags
         assert leftovers is not None
         crumbling = []

@@ -215,12 +215,10 @@ def test_the_walk_shortcut_agrees_with_the_full_turn_wherever_it_answers() -> No
         key = compact.start_key
         for letter in record["solution"]:
             expansion = compact.expansion(key)
-            for direction in range(len(DIRECTIONS)):
+            walks = compact.walks.walks(expansion) if expansion.simple else []
+            for direction, quick in enumerate(walks):
                 full = compact.turns.turn(expansion, direction)
                 expected = None if full is None else compact.codec.encode(full[0])
-                if not expansion.simple:
-                    continue
-                quick = compact.walks.walk(expansion, direction)
                 if quick is Shortcut.FULL_TURN:
                     continue
                 answered += 1
@@ -228,7 +226,7 @@ def test_the_walk_shortcut_agrees_with_the_full_turn_wherever_it_answers() -> No
                     assert full is None
                 else:
                     assert full is not None
-                    assert (quick.key, quick.won, quick.control) == (expected, *full[1:])
+                    assert quick == (expected, *full[1:])
             out = compact.step(key, "UDLR".index(letter))
             assert out is not None
             key = out.key

@@ -1,0 +1,93 @@
+"""The positions a search has seen, in about 30 bytes each instead of about 90.
+
+A Python ``set`` of int keys costs an int object (32 to 48 bytes) plus a hash slot
+(16 bytes at a load between 30 and 60 %) per position, so a search that keeps
+millions of positions spends most of its memory on object headers. A
+:class:`PositionTable` keeps each key's bytes (little-endian, as short as the key)
+in one ``bytearray``, the end offset of each in an ``array`` of 32-bit ints, and an
+open-addressing index of 32-bit position numbers; nothing per position is a
+Python object. Position numbers count from 0 in the order keys were added, so a
+breadth-first search needs no separate queue: it expands numbers in order.
+
+The cost is a probe loop in Python, a little slower per lookup than a ``set``
+(``bench/bench_solver.py`` measures both ends of the trade).
+"""
+
+from __future__ import annotations
+
+from array import array
+
+_MULTIPLIER = 0x9E3779B97F4A7C15  # Fibonacci hashing: the top bits of h * phi
+_WORD = (1 << 64) - 1
+_FIRST_BITS = 12
+_GROWTH_BITS = 2  # quarter-full after growing, half-full before the next growth
+_MAX_STORE = (1 << 32) - 1  # offsets are 32-bit
+
+
+class PositionTable:
+    """A set of non-negative int keys that numbers them in order of insertion."""
+
+    __slots__ = ("_bits", "_index", "_offsets", "_shift", "_store")
+
+    def __init__(self) -> None:
+        self._bits = _FIRST_BITS
+        self._shift = 64 - _FIRST_BITS
+        self._index = array("i", bytes(4 << _FIRST_BITS))  # position number + 1; 0 is empty
+        self._store = bytearray()
+        self._offsets = array("I", [0])
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def add(self, key: int) -> int:
+        """The number of a new ``key``; -1 when the table already has it."""
+        raw = key.to_bytes((key.bit_length() + 7) >> 3, "little")
+        index, store, offsets = self._index, self._store, self._offsets
+        mask = (1 << self._bits) - 1
+        slot = ((hash(key) * _MULTIPLIER) & _WORD) >> self._shift
+        number = index[slot]
+        while number:
+            if store[offsets[number - 1] : offsets[number]] == raw:
+                return -1
+            slot = (slot + 1) & mask
+            number = index[slot]
+        count = len(offsets)
+        store += raw
+        if len(store) > _MAX_STORE:
+            raise MemoryError("the search has stored more than 4 GiB of positions")
+        offsets.append(len(store))
+        index[slot] = count
+        if count << 1 > mask:
+            self._grow()
+        return count - 1
+
+    def __contains__(self, key: int) -> bool:
+        raw = key.to_bytes((key.bit_length() + 7) >> 3, "little")
+        index, store, offsets = self._index, self._store, self._offsets
+        mask = (1 << self._bits) - 1
+        slot = ((hash(key) * _MULTIPLIER) & _WORD) >> self._shift
+        number = index[slot]
+        while number:
+            if store[offsets[number - 1] : offsets[number]] == raw:
+                return True
+            slot = (slot + 1) & mask
+            number = index[slot]
+        return False
+
+    def key(self, number: int) -> int:
+        """The key numbered ``number``."""
+        offsets = self._offsets
+        return int.from_bytes(self._store[offsets[number] : offsets[number + 1]], "little")
+
+    def _grow(self) -> None:
+        self._bits += _GROWTH_BITS
+        self._shift = 64 - self._bits
+        mask = (1 << self._bits) - 1
+        index = array("i", bytes(4 << self._bits))
+        shift = self._shift
+        for number in range(len(self._offsets) - 1):
+            slot = ((hash(self.key(number)) * _MULTIPLIER) & _WORD) >> shift
+            while index[slot]:
+                slot = (slot + 1) & mask
+            index[slot] = number + 1
+        self._index = index
