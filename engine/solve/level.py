@@ -30,6 +30,8 @@ from engine.solve.walk import Child, Shortcut, WalkShortcut
 
 __all__ = ["DIRECTIONS", "CompactLevel", "Expansion", "Successor"]
 
+_View = tuple[list[int], list[int], list[int], bool]  # flags, YOU slots, linked slots, walkable
+
 # what a state record (Game.state()) or a snapshot position may hold; all but
 # entities and phases is derived, so it is read by no one here
 _STATE_KEYS = frozenset(
@@ -65,16 +67,18 @@ class CompactLevel:
         self.grid = Grid(ctx.width, ctx.height)
         self.meanings = Meanings(codec)
         self.turns = TurnResolver(codec, self.meanings, self.grid)
-        self.walks = WalkShortcut(codec, self.grid)
+        self.walks = WalkShortcut(codec, self.grid, self.meanings)
         self.start_key = codec.encode(codec.start)
         self.start_won = start.won
         self._stacked_at_start = [
             cell for cell, here in self.turns.start_occupancy.items() if len(here) > 1
         ]
         # per meaning, per noun fields (bytes of the key): flags, YOU slots, linked slots
-        self._views: dict[Meaning, dict[bytes, tuple[list[int], list[int], list[int]]]] = {}
+        self._views: dict[Meaning, dict[bytes, _View]] = {}
         size = codec.itemsize
         self._nouns_from, self._nouns_to = codec.noun_base * size, codec.length * size
+        self._words_from, self._words_to = codec.word_lo * size, codec.word_hi * size
+        self._one_byte, self._gone = size == 1, codec.gone
         # meanings under which no walk is arithmetic: carriers act, FRAIL objects may crumble
         self._no_walk = CARRY | (FRAILS if self.turns.leftovers is not None else 0)
 
@@ -158,28 +162,35 @@ class CompactLevel:
         restored record (:meth:`key_of`): such a position has no pending contact
         (a word that sinks only removes rules), so none is looked for.
         """
-        codec = self.codec
-        raw = codec.raw(key)
-        vector = codec.fields(raw)
-        meaning = self.meanings.of(vector)
+        raw, vector, meaning, flags, movers, links, walks = self._unpack(key)
+        expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, False)
+        if not settled and meaning.union & (SINKS | DEFEATS):
+            expansion.pending = self._pending(expansion)
+        expansion.simple = walks and not expansion.pending
+        return expansion
+
+    def _unpack(
+        self, key: int
+    ) -> tuple[bytes, Sequence[int], Meaning, list[int], list[int], bool, bool]:
+        """A settled position's bytes, fields, meaning, slot flags, YOU slots, links, walkability.
+
+        Links says some present object has a noun link; walkability that the
+        walk shortcut may try its turns (YOU, no link, no carrier or FRAIL).
+        """
+        raw = (key ^ self.codec.base).to_bytes(self.codec.nbytes, "little")
+        vector = raw if self._one_byte else self.codec.fields(raw)
+        meaning = self.meanings.of_words(raw[self._words_from : self._words_to], vector)
         assert meaning is not None, "a reachable position always parses"
         views = self._views.get(meaning)
         nouns = raw[self._nouns_from : self._nouns_to]
         view = None if views is None else views.get(nouns)
         if view is None:
             view = self._view(meaning, nouns, vector)
-        flags, you, linked = view
-        gone = codec.gone
+        flags, you, linked, walkable = view
+        gone = self._gone
         movers = [slot for slot in you if vector[slot] != gone]
         links = any(vector[slot] != gone for slot in linked) if linked else False
-        union = meaning.union
-        expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, False)
-        if not settled and union & (SINKS | DEFEATS):
-            expansion.pending = self._pending(expansion)
-        expansion.simple = (
-            bool(movers) and not expansion.pending and not links and not union & self._no_walk
-        )
-        return expansion
+        return raw, vector, meaning, flags, movers, links, walkable and bool(movers) and not links
 
     def _pending(self, expansion: Expansion) -> bool:
         """Whether a restored position holds a contact its own rules would resolve."""
@@ -200,10 +211,8 @@ class CompactLevel:
             for here in map(occupancy.__getitem__, cells)
         )
 
-    def _view(
-        self, meaning: Meaning, nouns: bytes, vector: Sequence[int]
-    ) -> tuple[list[int], list[int], list[int]]:
-        """Each slot's bits, the YOU slots and the slots whose noun has a link.
+    def _view(self, meaning: Meaning, nouns: bytes, vector: Sequence[int]) -> _View:
+        """Each slot's bits, the YOU slots, the slots whose noun has a link, and walkability.
 
         For one meaning and one set of nouns; few positions differ in either.
         """
@@ -217,8 +226,9 @@ class CompactLevel:
             if len(self._views) >= 1 << 12:
                 self._views.clear()
             views = self._views[meaning] = {}
-        views[nouns] = (flags, you, linked)
-        return flags, you, linked
+        view = flags, you, linked, not meaning.union & self._no_walk
+        views[nouns] = view
+        return view
 
     def successor(
         self, expansion: Expansion, direction: int, crumbled: Crumbles | None = None
@@ -230,7 +240,14 @@ class CompactLevel:
         unlike ``Game.step`` this does not refuse to move on from a won position.
         """
         if expansion.simple:
-            quick = self.walks.walks(expansion)[direction]
+            quick = self.walks.walks(
+                expansion.key,
+                expansion.raw,
+                expansion.vector,
+                expansion.flags,
+                expansion.movers,
+                expansion.meaning,
+            )[direction]
             if quick is Shortcut.REJECTED:
                 return None
             if quick is not Shortcut.FULL_TURN:
@@ -245,26 +262,28 @@ class CompactLevel:
         """The turns of a settled position in :data:`DIRECTIONS` order, for a search.
 
         Each is ``(key, won, control)`` as in :class:`Successor`, or ``None`` if
-        rejected; plain tuples, since a search makes millions.
+        rejected; plain tuples, since a search makes millions. The walk shortcut
+        answers from the key's bytes; an :class:`Expansion` is built only for a
+        turn that needs the general phases.
         """
-        expansion = self.expansion(key, settled=True)
-        if not expansion.movers:
+        raw, vector, meaning, flags, movers, links, walkable = self._unpack(key)
+        if not movers:
             return [None, None, None, None]
+        if walkable:
+            quick = self.walks.walks(key, raw, vector, flags, movers, meaning)
+            if Shortcut.FULL_TURN not in quick:
+                return [answer if isinstance(answer, tuple) else None for answer in quick]
+        else:
+            quick = [Shortcut.FULL_TURN] * 4
+        expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, walkable)
         turn, encode = self.turns.turn, self.codec.encode
         out: list[Child | None] = []
-        if not expansion.simple:
-            for direction in range(4):
-                turned = turn(expansion, direction)
-                out.append(None if turned is None else (encode(turned[0]), turned[1], turned[2]))
-            return out
-        for direction, quick in enumerate(self.walks.walks(expansion)):
-            if quick is Shortcut.REJECTED:
-                out.append(None)
-            elif quick is Shortcut.FULL_TURN:
+        for direction, answer in enumerate(quick):
+            if answer is Shortcut.FULL_TURN:
                 turned = turn(expansion, direction)
                 out.append(None if turned is None else (encode(turned[0]), turned[1], turned[2]))
             else:
-                out.append(quick)
+                out.append(None if answer is Shortcut.REJECTED else answer)
         return out
 
     def step(self, key: int, direction: int, crumbled: Crumbles | None = None) -> Successor | None:

@@ -17,6 +17,7 @@ transformation links), interned so that equal meanings are one object.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from engine.tokens import DEFEAT, FRAIL, IS, PUSH, SINK, STOP, WIN, YOU
 YOUS, PUSHES, BLOCKS, WINS, SINKS, DEFEATS, FRAILS, CARRY = 1, 2, 4, 8, 16, 32, 64, 128
 _BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRAILS))
 _CACHE_LIMIT = 1 << 18
+_SWAP = sys.byteorder != "little"  # cache keys are little-endian, as keys are
 
 Line = tuple[
     tuple[tuple[tuple[int, int, int], Rule], ...], int
@@ -83,9 +85,17 @@ class Meanings:
         """The meaning of the words of ``vector``; ``None`` over the parse budget."""
         codec = self.codec
         words = vector[codec.word_lo : codec.word_hi]
-        key = bytes(words) if codec.itemsize == 1 else array("H", words).tobytes()
+        if codec.itemsize == 1:
+            return self.of_words(bytes(words), vector)
+        values = array("H", words)
+        if _SWAP:
+            values.byteswap()
+        return self.of_words(values.tobytes(), vector)
+
+    def of_words(self, words: bytes, vector: Sequence[int]) -> Meaning | None:
+        """:meth:`of` when the caller has the words' bytes already (a slice of :meth:`Codec.raw`)."""
         try:
-            return self._cache[key]
+            return self._cache[words]
         except KeyError:
             pass
         found = self._read(vector)
@@ -93,7 +103,7 @@ class Meanings:
             self._cache.clear()
             self._lines.clear()
             self._by_lines.clear()
-        self._cache[key] = found
+        self._cache[words] = found
         return found
 
     def direct(self, vector: Sequence[int]) -> Meaning | None:

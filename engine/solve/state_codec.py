@@ -92,11 +92,11 @@ class Codec:
         self.phase_base = self.n
         self.noun_base = self.n + self.automata
         self.length = self.noun_base + self.n
-        self._bytes = self.length * self.itemsize
+        self.nbytes = self.length * self.itemsize
         self._positions = (1 << (8 * self.n * self.itemsize)) - 1  # the position fields of a key
         self.start = self.vector(start.pieces, start.phases)
-        self._base = 0
-        self._base = self.encode(self.start)
+        self.base = 0
+        self.base = self.encode(self.start)
 
     # -- key <-> vector -------------------------------------------------------
 
@@ -113,7 +113,7 @@ class Codec:
             if _SWAP:
                 values.byteswap()
             raw = values.tobytes()
-        return int.from_bytes(raw, "little") ^ self._base
+        return int.from_bytes(raw, "little") ^ self.base
 
     def decode(self, key: int) -> list[int]:
         """The vector of a key; a fresh list the caller may change."""
@@ -121,7 +121,7 @@ class Codec:
 
     def raw(self, key: int) -> bytes:
         """The vector of a key as little-endian bytes, ``itemsize`` per field."""
-        return (key ^ self._base).to_bytes(self._bytes, "little")
+        return (key ^ self.base).to_bytes(self.nbytes, "little")
 
     def fields(self, raw: bytes) -> bytes | array[int]:
         """The fields of :meth:`raw` bytes, indexable: the bytes themselves when one byte each."""
