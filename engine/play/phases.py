@@ -24,7 +24,7 @@ row-major order, so results and event entries never depend on hash order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -67,14 +67,16 @@ def carries(table: RuleTable, subject: str | None, prop: str, noun: str) -> bool
 
 
 def front_first(
-    movers: Iterable[Mover], progress: Callable[[Mover], int], ident: Callable[[Mover], int]
+    movers: Sequence[Mover], progress: Sequence[int], ids: Sequence[int]
 ) -> list[Mover]:
     """Movers in resolution order: furthest along the direction first, ties by ascending id.
 
-    ``progress`` is how far along the direction a mover stands (``x * dx + y * dy``),
-    ``ident`` its entity id. Player movement and every automaton beat use this order.
+    ``progress[k]`` is how far along the direction ``movers[k]`` stands
+    (``x * dx + y * dy``) and ``ids[k]`` its entity id. Player movement and every
+    automaton beat use this order.
     """
-    return sorted(movers, key=lambda m: (-progress(m), ident(m)))
+    order = sorted(zip([-p for p in progress], ids, range(len(movers)), strict=True))
+    return [movers[k] for _, _, k in order]
 
 
 def automaton_beats(automaton: Automaton) -> tuple[Direction | None, ...]:
@@ -309,11 +311,9 @@ def move_group(
     def is_stop(i: int) -> bool:
         return board.kind[i] == "object" and table.has(board.name[i], STOP)
 
-    def progress(i: int) -> int:
-        return board.pos[i][0] * dx + board.pos[i][1] * dy
-
+    progress = [board.pos[i][0] * dx + board.pos[i][1] * dy for i in movers]
     outcomes: list[Outcome] = []
-    for mover in front_first(movers, progress, int):
+    for mover in front_first(movers, progress, movers):
         origin = board.pos[mover]
         chain = [[mover]]
         x, y = origin[0] + dx, origin[1] + dy

@@ -42,6 +42,21 @@ class _View:
     pushed: list[int]  # PUSH objects, then every word
     you_nouns: set[int]
     by_noun: dict[int, list[int]]
+    # the key bits of the YOU objects' positions, when nothing else in ``h`` depends on
+    # them (no YOU object is also WIN, a hazard, a wall or pushed); else None
+    you_mask: int | None = None
+
+
+@dataclass(slots=True)
+class _Context:
+    """One position's part of ``h`` that does not depend on where YOU stands."""
+
+    view: _View
+    you: list[int]  # the cells of its YOU objects
+    costs: list[int] | None  # the walk cost map to its WIN objects, if any
+    hazards: frozenset[int]  # cells of SINK and DEFEAT objects (when there are WIN objects)
+    pushed: list[int]  # cells of pushed things (idem)
+    plans: list[tuple[int, list[int] | None, list[int] | None]]  # rewrites: words, fields
 
 
 class Heuristic:
@@ -58,6 +73,7 @@ class Heuristic:
         self._maps: dict[tuple[object, ...], list[int]] = {}
         self._plans: dict[bytes, list[tuple[int, int, tuple[int, ...]]]] = {}
         self._can: dict[int, int] = {}
+        self._fields: dict[tuple[int, ...], list[int]] = {}
         self._views: dict[tuple[Meaning, bytes | tuple[int, ...]], _View] = {}
         self._neighbours = [self.grid.neighbours(cell) for cell in range(codec.cells)]
         self._nouns = {
@@ -65,11 +81,22 @@ class Heuristic:
         }
 
     def of(self, key: int) -> int:
+        """``h`` of the position ``key``."""
+        context = self.context(key)
+        return self.far if context is None else self.walked(context, context.you)
+
+    def context(self, key: int) -> _Context | None:
+        """Everything ``h`` needs of a position but where its YOU objects stand.
+
+        A search computes it once per expanded position and then prices each
+        child that differs only in YOU positions with :meth:`walked`, which is
+        most of them: that is the incremental part of the estimate.
+        """
         codec = self.codec
         vector = codec.decode(key)
         meaning = self.compact.meanings.of(vector)
         if meaning is None:
-            return self.far
+            return None
         nouns = vector[codec.noun_base : codec.noun_base + codec.n]
         view = self._views.get((meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns)))
         if view is None:
@@ -77,9 +104,9 @@ class Heuristic:
         at = vector.__getitem__
         gone = codec.gone
         you = [cell for cell in map(at, view.you) if cell != gone]
-        if not you:
-            return self.far
-        best = self.far
+        costs = None
+        hazards: frozenset[int] = frozenset()
+        pushed: list[int] = []
         win = tuple(map(at, view.win))
         if any(cell != gone for cell in win):
             layout = (
@@ -94,24 +121,69 @@ class Heuristic:
                 if len(self._maps) >= _LIMIT:
                     self._maps.clear()
                 self._maps[layout] = costs
+            if view.hazards:
+                hazards = frozenset(layout[1]) - {gone}
+                pushed = [cell for cell in layout[3] if cell != gone]
+        plans = []
+        for words, noun, movers in self._rewrites(vector):
+            if not words:
+                continue  # the sentence stands: its WIN objects are in the walk
+            there = None
+            if noun not in view.you_nouns:
+                cells = tuple(cell for cell in map(at, view.by_noun.get(noun, ())) if cell != gone)
+                if not cells:
+                    continue  # no object to become WIN
+                there = self._distances(cells)
+            plans.append((words, self._distances(movers) if movers else None, there))
+        return _Context(view, you, costs, hazards, pushed, plans)
+
+    def after(self, context: _Context, key: int, child: int) -> int:
+        """``h`` of ``child``, a successor of the position ``key`` whose context is given.
+
+        When the turn moved only YOU objects (a walk), the parent's context still
+        holds and only the YOU cells are read from the child's key.
+        """
+        mask = context.view.you_mask
+        if mask is None or (child ^ key) & ~mask:
+            return self.of(child)
+        codec = self.codec
+        vector = child ^ codec.base
+        field, gone = (1 << (8 * codec.itemsize)) - 1, codec.gone
+        you = [(vector >> codec.shift(slot)) & field for slot in context.view.you]
+        return self.walked(context, [cell for cell in you if cell != gone])
+
+    def walked(self, context: _Context, you: list[int]) -> int:
+        """``h`` of the context's position with its YOU objects in the cells ``you``."""
+        if not you:
+            return self.far
+        best = self.far
+        costs = context.costs
+        if costs is not None:
             start = min(you, key=costs.__getitem__)
             best = costs[start]
-            if view.hazards and best < self.far:
-                best += self._deliveries(vector, view, costs, start)
-        for words, noun, movers in self._rewrites(vector):
+            if context.hazards and best < self.far:
+                best += self._deliveries(context, costs, start)
+        for words, movers, there in context.plans:
             if words + 1 >= best:
                 break
-            if not words:
-                continue  # the sentence stands: its WIN objects are in the walk above
-            reach = min(self._manhattan(a, b) for a in you for b in movers) if movers else 0
-            if noun in view.you_nouns:
+            reach = min(map(movers.__getitem__, you)) if movers is not None else 0
+            if there is None:
                 best = min(best, words + reach + 1)
             else:
-                there = [cell for cell in map(at, view.by_noun.get(noun, ())) if cell != gone]
-                if there:
-                    walk = min(self._manhattan(a, b) for a in you for b in there)
-                    best = min(best, words + max(walk, reach) + 1)
+                best = min(best, words + max(min(map(there.__getitem__, you)), reach) + 1)
         return best
+
+    def _distances(self, cells: tuple[int, ...]) -> list[int]:
+        """The Manhattan distance from every cell to the nearest of ``cells`` (cached)."""
+        found = self._fields.get(cells)
+        if found is None:
+            xy = self.xy
+            targets = [xy[cell] for cell in cells]
+            found = [min(abs(x - tx) + abs(y - ty) for tx, ty in targets) for x, y in xy]
+            if len(self._fields) >= _LIMIT:
+                self._fields.clear()
+            self._fields[cells] = found
+        return found
 
     def _view(self, meaning: Meaning, nouns: list[int]) -> _View:
         """Which slots play which role, for one meaning and one set of nouns."""
@@ -133,21 +205,24 @@ class Heuristic:
                 view.walls.append(slot)
             elif bits & PUSHES:
                 view.pushed.append(slot)
+        if not set(view.you) & {*view.win, *view.hazards, *view.walls, *view.pushed}:
+            field = (1 << (8 * codec.itemsize)) - 1
+            view.you_mask = 0
+            for slot in view.you:
+                view.you_mask |= field << codec.shift(slot)
         if len(self._views) >= _LIMIT:
             self._views.clear()
         self._views[(meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns))] = view
         return view
 
-    def _deliveries(self, vector: list[int], view: _View, costs: list[int], cell: int) -> int:
+    def _deliveries(self, context: _Context, costs: list[int], cell: int) -> int:
         """How far pushed things are from the hazards on the cheapest walk from ``cell``.
 
         Following the cost map downhill gives one cheapest walk; each hazard on it
         must be cleared by sinking something into it, so the distance from the
         nearest pushed thing to it is work still to do.
         """
-        gone = self.codec.gone
-        hazards = {vector[slot] for slot in view.hazards} - {gone}
-        pushed = [cell for cell in map(vector.__getitem__, view.pushed) if cell != gone]
+        hazards, pushed = context.hazards, context.pushed
         extra = 0
         neighbours = self._neighbours
         while costs[cell] > 0:

@@ -280,12 +280,12 @@ class _Search:
         compact = self.compact
         if self.heuristic is None:
             self.heuristic = Heuristic(compact)  # its caches serve every stage
-        estimate = self.heuristic.of
+        heuristic = self.heuristic
         children = compact.children
         table = self.table
         add, key_of = table.add, table.key
         moves = array("i", [0])
-        h = estimate(compact.start_key)
+        h = heuristic.of(compact.start_key)
         heap: list[tuple[int, int, int]] = [(weight * h, h, 0)]
         parent, via = self.parent, self.via
         deepest = 0
@@ -297,19 +297,27 @@ class _Search:
             self.expanded += 1
             g = moves[index] + 1
             deepest = max(deepest, g)
-            for direction, child in enumerate(children(key_of(index))):
+            key = key_of(index)
+            context = None
+            for direction, child in enumerate(children(key)):
                 if child is None:
                     continue
-                key, won, control = child
+                child_key, won, control = child
                 if won:
                     return SolveStatus.SOLVED, self.path(index, direction), None
                 if control:
-                    number = add(key)
+                    number = add(child_key)
                     if number >= 0:
                         parent.append(index)
                         via.append(direction)
                         moves.append(g)
-                        h = estimate(key)
+                        if context is None:
+                            context = heuristic.context(key)
+                        h = (
+                            heuristic.of(child_key)
+                            if context is None
+                            else heuristic.after(context, key, child_key)
+                        )
                         heapq.heappush(heap, (g + weight * h, h, number))
         return SolveStatus.UNSOLVABLE, "", None
 

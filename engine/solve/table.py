@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from array import array
 
-_MULTIPLIER = 0x9E3779B97F4A7C15  # Fibonacci hashing: the top bits of h * phi
-_WORD = (1 << 64) - 1
 _FIRST_BITS = 12
 _GROWTH_BITS = 2  # quarter-full after growing, half-full before the next growth
 _MAX_STORE = (1 << 32) - 1  # offsets are 32-bit
@@ -27,11 +25,11 @@ _MAX_STORE = (1 << 32) - 1  # offsets are 32-bit
 class PositionTable:
     """A set of non-negative int keys that numbers them in order of insertion."""
 
-    __slots__ = ("_bits", "_index", "_offsets", "_shift", "_store")
+    __slots__ = ("_bits", "_index", "_mask", "_offsets", "_store")
 
     def __init__(self) -> None:
         self._bits = _FIRST_BITS
-        self._shift = 64 - _FIRST_BITS
+        self._mask = (1 << _FIRST_BITS) - 1
         self._index = array("i", bytes(4 << _FIRST_BITS))  # position number + 1; 0 is empty
         self._store = bytearray()
         self._offsets = array("I", [0])
@@ -42,9 +40,8 @@ class PositionTable:
     def add(self, key: int) -> int:
         """The number of a new ``key``; -1 when the table already has it."""
         raw = key.to_bytes((key.bit_length() + 7) >> 3, "little")
-        index, store, offsets = self._index, self._store, self._offsets
-        mask = (1 << self._bits) - 1
-        slot = ((hash(key) * _MULTIPLIER) & _WORD) >> self._shift
+        index, store, offsets, mask = self._index, self._store, self._offsets, self._mask
+        slot = hash(raw) & mask
         number = index[slot]
         while number:
             if store[offsets[number - 1] : offsets[number]] == raw:
@@ -63,9 +60,8 @@ class PositionTable:
 
     def __contains__(self, key: int) -> bool:
         raw = key.to_bytes((key.bit_length() + 7) >> 3, "little")
-        index, store, offsets = self._index, self._store, self._offsets
-        mask = (1 << self._bits) - 1
-        slot = ((hash(key) * _MULTIPLIER) & _WORD) >> self._shift
+        index, store, offsets, mask = self._index, self._store, self._offsets, self._mask
+        slot = hash(raw) & mask
         number = index[slot]
         while number:
             if store[offsets[number - 1] : offsets[number]] == raw:
@@ -81,12 +77,11 @@ class PositionTable:
 
     def _grow(self) -> None:
         self._bits += _GROWTH_BITS
-        self._shift = 64 - self._bits
-        mask = (1 << self._bits) - 1
+        self._mask = mask = (1 << self._bits) - 1
         index = array("i", bytes(4 << self._bits))
-        shift = self._shift
-        for number in range(len(self._offsets) - 1):
-            slot = ((hash(self.key(number)) * _MULTIPLIER) & _WORD) >> shift
+        store, offsets = self._store, self._offsets
+        for number in range(len(offsets) - 1):
+            slot = hash(bytes(store[offsets[number] : offsets[number + 1]])) & mask
             while index[slot]:
                 slot = (slot + 1) & mask
             index[slot] = number + 1

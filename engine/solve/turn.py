@@ -355,8 +355,10 @@ class TurnResolver:
 
     def front_first(self, movers: list[int], direction: int, vector: list[int]) -> list[int]:
         """:func:`engine.play.phases.front_first` on slots: the order movers resolve in."""
-        progress = self.grid.progress[direction]
-        return front_first(movers, lambda slot: progress[vector[slot]], self.codec.ids.__getitem__)
+        progress, ids = self.grid.progress[direction], self.codec.ids
+        return front_first(
+            movers, [progress[vector[slot]] for slot in movers], [ids[slot] for slot in movers]
+        )
 
     def move_group(
         self,
