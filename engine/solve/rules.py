@@ -31,7 +31,11 @@ from engine.tokens import DEFEAT, FRAIL, IS, PUSH, SINK, STOP, WIN, YOU
 # property bits of a noun under one rule set; automaton a uses CARRY << a
 YOUS, PUSHES, BLOCKS, WINS, SINKS, DEFEATS, FRAILS, CARRY = 1, 2, 4, 8, 16, 32, 64, 128
 _BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRAILS))
-_CACHE_LIMIT = 1 << 18
+# Entries each cache may hold before it is emptied. The words cache is consulted
+# for every position a search expands, so it fills fastest; 65,536 entries cost a
+# few MB, which a search of a million positions would otherwise pay again per
+# position (measured by bench/bench_solver.py's memory part).
+_CACHE_LIMIT = 1 << 16
 _SWAP = sys.byteorder != "little"  # cache keys are little-endian, as keys are
 
 Line = tuple[
@@ -64,7 +68,7 @@ class Meanings:
         self.vocabulary = codec.ctx.vocabulary
         self._cache: dict[bytes, Meaning | None] = {}
         self._lines: dict[tuple[int, int, bytes], Line] = {}  # one row or column of words
-        self._by_lines: dict[tuple[tuple[int, int, bytes], ...], Meaning | None] = {}
+        self._by_lines: dict[bytes, Meaning | None] = {}  # the IS lines' signatures
         self._tables: dict[tuple[int, int], bytes] = {}
         self._is_slots = [
             slot for slot in range(codec.word_lo, codec.word_hi) if codec.texts[slot] == IS
@@ -132,12 +136,16 @@ class Meanings:
             if cell != gone:
                 rows.add(cell // width)
                 cols.add(cell % width)
-        lines = tuple(
-            [(0, y, self._signature(words, 0, y)) for y in sorted(rows)]
-            + [(1, x, self._signature(words, 1, x)) for x in sorted(cols)]
+        lines = [(0, y, self._signature(words, 0, y)) for y in sorted(rows)] + [
+            (1, x, self._signature(words, 1, x)) for x in sorted(cols)
+        ]
+        # one bytes object (signatures have one length): the row count, the line
+        # indices, then the signatures
+        key = bytes([len(rows), *(index for _, index, _ in lines)]) + b"".join(
+            signature for _, _, signature in lines
         )
         try:
-            return self._by_lines[lines]
+            return self._by_lines[key]
         except KeyError:
             pass
         entries: list[tuple[tuple[int, int, int], Rule]] = []
@@ -160,7 +168,7 @@ class Meanings:
                 found = self._meaning([rule for _, rule in entries])
         if len(self._by_lines) >= _CACHE_LIMIT:
             self._by_lines.clear()
-        self._by_lines[lines] = found
+        self._by_lines[key] = found
         return found
 
     def _signature(self, words: Sequence[int], axis: int, index: int) -> bytes:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, SolveProgress, SolveStatus, Strategy, load_level, replay, solve
+from engine.solve import search
 from engine.solve.heuristic import Heuristic
 from engine.solve.level import CompactLevel
 from tests.engine.test_parity import frail
@@ -375,3 +376,54 @@ def test_the_incremental_estimate_equals_the_full_one() -> None:
                     seen.add(child[0])
                     frontier.append(child[0])
     assert checked > 1000
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    small_level(),
+    st.sampled_from(["bfs", "best-first", "auto"]),
+    st.sampled_from([1, 5, 50, 100_000]),
+)
+def test_shortest_is_claimed_only_when_proved(
+    level: dict[str, Any], strategy: str, max_states: int
+) -> None:
+    """Issue 21: ``SolveResult.shortest`` is never true for a result the search did not prove.
+
+    A claim is checked against a breadth-first search with the public engine: the
+    solution must be solved, replay to a win and be as short as the shortest one.
+    """
+    result = solve(level, strategy=strategy, max_states=max_states)
+    event(f"{strategy}: {result.status}, shortest={result.shortest}")
+    if not result.shortest:
+        return
+    status, length, _ = reference_bfs(level, cap=5_000)
+    assert status != "limit"  # small boards: the reference always finishes
+    assert (result.status, status, result.length) == ("solved", "solved", length)
+    assert result.strategy == Strategy.BFS  # only breadth-first proves
+    assert length == 0 or wins(level, result.moves)
+
+
+def test_a_best_first_answer_is_never_claimed_shortest(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the auto strategy's breadth-first stage is cut short, so best-first answers
+    monkeypatch.setattr(search, "AUTO_BFS_STATES", 3)
+    level = grid_level(
+        [
+            "BABA IS YOU . . .",
+            ". . . rock . .",
+            "baba . . rock . flag",
+            "ROCK IS PUSH . . .",
+            "FLAG IS WIN . . .",
+        ]
+    )
+    for strategy in ("auto", "best-first"):
+        result = solve(level, strategy=strategy)
+        assert (result.status, result.strategy) == ("solved", Strategy.BEST_FIRST)
+        assert result.shortest is False
+        assert wins(level, result.moves)
+    proved = solve(level)
+    assert (proved.strategy, proved.shortest) == (Strategy.BFS, True)
+    assert proved.length <= result.length
