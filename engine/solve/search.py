@@ -20,10 +20,11 @@ at once; a successor without a YOU object is a dead end and is never queued. A
 search whose queue runs dry has expanded every reachable position, whatever its
 order, so any strategy may answer ``unsolvable``.
 
-Memory bounds a search, so the visited set holds only the positions' int keys
-(about 40 bytes each) and the tree is flat arrays — the parent index and the move
-of every queued position — never a dict of tuples. ``bench/bench_solver.py``
-measures the bytes per state.
+Memory bounds a search, so the positions kept are a
+:class:`~engine.solve.table.PositionTable` (their keys' bytes, no object each) and
+the tree is flat arrays — the parent number and the move of every kept position —
+never a dict of tuples; breadth-first's queue is the table's own order.
+``bench/bench_solver.py`` measures the bytes per position.
 
 Stopping: ``max_states`` (positions expanded, over all stages), ``timeout``
 (seconds) and ``cancel`` are checked before every expansion, so a cancel is seen
@@ -48,7 +49,7 @@ from engine.solve.table import PositionTable
 
 DEFAULT_MAX_STATES = 1_000_000
 DEFAULT_WEIGHT = 5
-AUTO_BFS_STATES = 30_000
+AUTO_BFS_STATES = 60_000  # twice the first budget: breadth-first got about twice as fast
 AUTO_ASTAR_STATES = 60_000
 _LETTERS = "".join(d.letter for d in DIRECTIONS)
 
