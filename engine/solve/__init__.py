@@ -4,7 +4,9 @@
 int-keyed positions, assembled from its parts: ``state_codec`` packs a position into
 one int, ``rules`` reads its rules with the public parser, ``grid`` is cell
 arithmetic, ``walk`` resolves the most common turns as key arithmetic and ``turn``
-every other turn, phase by phase as :mod:`engine.play.phases` does. ``heuristic`` is
-the best-first estimate; ``search`` is :func:`engine.solve` itself. The parity
-tests prove the compact path agrees with :mod:`engine.play` at every step.
+every other turn, phase by phase as :mod:`engine.play.phases` does; ``position``
+holds the values they pass around. ``table`` keeps a search's positions,
+``heuristic`` is the best-first estimate and ``search`` is :func:`engine.solve`
+itself. The parity tests prove the compact path agrees with :mod:`engine.play` at
+every step.
 """

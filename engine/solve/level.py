@@ -23,10 +23,11 @@ from engine.packs.validate import load_level
 from engine.play.turn import settle
 from engine.rules import Rule
 from engine.solve.grid import DIRECTIONS, Grid
+from engine.solve.position import Child, Crumbles, Expansion, Successor
 from engine.solve.rules import CARRY, DEFEATS, FRAILS, SINKS, YOUS, Meaning, Meanings
 from engine.solve.state_codec import Codec
-from engine.solve.turn import Crumbles, Expansion, Successor, TurnResolver
-from engine.solve.walk import Child, Shortcut, WalkShortcut
+from engine.solve.turn import TurnResolver
+from engine.solve.walk import Shortcut, WalkShortcut
 
 __all__ = ["DIRECTIONS", "CompactLevel", "Expansion", "Successor"]
 

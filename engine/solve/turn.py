@@ -20,12 +20,11 @@ are looked at.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
 
 from engine.play.phases import automaton_beats, front_first
 from engine.solve.grid import Grid
+from engine.solve.position import Crumbles, Expansion, Occupancy
 from engine.solve.rules import (
     BLOCKS,
     CARRY,
@@ -40,9 +39,6 @@ from engine.solve.rules import (
 )
 from engine.solve.state_codec import Codec
 
-Occupancy = dict[int, tuple[int, ...]]  # cell -> slots; tuples, so copies can share them
-Crumbles = list[tuple[int, str, str | None]]  # (id, from, to) per crumbled object
-
 
 class Moved(IntEnum):
     """What a movement phase did."""
@@ -50,30 +46,6 @@ class Moved(IntEnum):
     NOTHING = -1  # every mover was blocked
     OBJECTS = 0  # only objects moved: the rules stand
     WORDS = 1  # a word moved: the rules must be read again
-
-
-@dataclass(slots=True)
-class Expansion:
-    """One settled position unpacked for its four turns (shared; only ``occupancy`` is filled in later)."""
-
-    key: int
-    raw: bytes  # the vector's bytes (:meth:`Codec.raw`)
-    vector: Sequence[int]  # its fields, indexable (:meth:`Codec.fields`)
-    meaning: Meaning
-    flags: list[int]  # property bits of every slot under ``meaning``
-    movers: list[int]  # YOU objects
-    pending: bool  # a contact its own rules would resolve: only a restored, unsettled position
-    links: bool  # some object's noun has a transformation link under ``meaning``
-    simple: bool  # YOU, and no link, carrier, FRAIL or pending contact: walks are arithmetic
-    occupancy: Occupancy | None = None  # cell -> slots, built by the first turn that needs it
-
-
-class Successor(NamedTuple):
-    """A settled position after an accepted turn."""
-
-    key: int
-    won: bool
-    control: bool  # some object is YOU; without it no later turn is accepted
 
 
 class TurnResolver:

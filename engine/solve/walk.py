@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from engine.solve.grid import Grid
+from engine.solve.position import Child
 from engine.solve.rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, Meaning, Meanings
 from engine.solve.state_codec import Codec
 
-Child = tuple[int, bool, bool]  # (key, won, control) of a settled successor
 _SEVERAL = -2  # more than one entity of a stacked cell can act
 
 
