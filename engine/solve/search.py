@@ -167,7 +167,10 @@ def solve(
     used = strategy
     for used, stage_weight, allowed in stages:
         search.cap = min(max_states, search.expanded + allowed)
-        answer = search.bfs() if used is Strategy.BFS else search.best_first(stage_weight)
+        try:
+            answer = search.bfs() if used is Strategy.BFS else search.best_first(stage_weight)
+        except _StoppedError as stopped:
+            answer = (SolveStatus.LIMIT, "", stopped.reason)
         if answer[2] != "stage":
             break
     status, moves, stopped_by = answer
@@ -178,6 +181,13 @@ def solve(
     return SolveResult(
         status, moves, search.expanded, seconds, used, shortest, stopped_by, len(search.table)
     )
+
+
+class _StoppedError(Exception):
+    """A cancel or timeout seen while the position table grew."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
 
 class _Search:
@@ -204,7 +214,7 @@ class _Search:
         self.next_report = began + interval
         self.expanded = 0
         self.heuristic: Heuristic | None = None
-        self.table = PositionTable()  # every position kept, numbered in order
+        self.table = PositionTable(self.pause)  # every position kept, numbered in order
         self.parent = array("i")  # parent number of every kept position
         self.via = bytearray()  # direction index that reached it
 
@@ -223,6 +233,13 @@ class _Search:
                 self.progress(SolveProgress(self.expanded, frontier, depth, now - self.began))
         return None
 
+    def pause(self) -> None:
+        """Honour a cancel or a timeout in the middle of a long table growth."""
+        if self.cancelled is not None and self.cancelled():
+            raise _StoppedError("cancel")
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _StoppedError("timeout")
+
     def path(self, index: int, last: int) -> str:
         letters = [_LETTERS[last]]
         while index > 0:
@@ -239,7 +256,7 @@ class _Search:
             return SolveStatus.UNSOLVABLE, "", None
         self.parent = array("i", [-1])
         self.via = bytearray(b"\xff")
-        self.table = PositionTable()
+        self.table = PositionTable(self.pause)
         self.table.add(compact.start_key)
         return None
 

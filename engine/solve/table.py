@@ -10,24 +10,31 @@ Python object. Position numbers count from 0 in the order keys were added, so a
 breadth-first search needs no separate queue: it expands numbers in order.
 
 The cost is a probe loop in Python, a little slower per lookup than a ``set``
-(``bench/bench_solver.py`` measures both ends of the trade).
+(``bench/bench_solver.py`` measures both ends of the trade), and a growth of the
+index that visits every position (seconds past a few million): it calls ``pause``
+every 65,536 positions, so that a search can still honour a cancel or a timeout.
 """
 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 
 _FIRST_BITS = 12
 _GROWTH_BITS = 2  # quarter-full after growing, half-full before the next growth
 _MAX_STORE = (1 << 32) - 1  # offsets are 32-bit
+_PAUSE_EVERY = 1 << 16  # positions rehashed between two calls of ``pause``
 
 
 class PositionTable:
     """A set of non-negative int keys that numbers them in order of insertion."""
 
-    __slots__ = ("_bits", "_index", "_mask", "_offsets", "_store")
+    __slots__ = ("_bits", "_index", "_mask", "_offsets", "_pause", "_store")
 
-    def __init__(self) -> None:
+    def __init__(self, pause: Callable[[], None] | None = None) -> None:
+        """``pause`` is called now and then while the index grows; it may raise to
+        abandon the table (which is then unusable)."""
+        self._pause = pause
         self._bits = _FIRST_BITS
         self._mask = (1 << _FIRST_BITS) - 1
         self._index = array("i", bytes(4 << _FIRST_BITS))  # position number + 1; 0 is empty
@@ -80,7 +87,10 @@ class PositionTable:
         self._mask = mask = (1 << self._bits) - 1
         index = array("i", bytes(4 << self._bits))
         store, offsets = self._store, self._offsets
+        pause = self._pause
         for number in range(len(offsets) - 1):
+            if pause is not None and not number % _PAUSE_EVERY and number:
+                pause()
             slot = hash(bytes(store[offsets[number] : offsets[number + 1]])) & mask
             while index[slot]:
                 slot = (slot + 1) & mask

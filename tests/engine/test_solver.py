@@ -16,6 +16,7 @@ from engine import Game, SolveProgress, SolveStatus, Strategy, load_level, repla
 from engine.solve import search
 from engine.solve.heuristic import Heuristic
 from engine.solve.level import CompactLevel
+from engine.solve.table import PositionTable
 from tests.engine.test_parity import frail
 from tests.support import grid_level, keke_corpus, keke_level
 
@@ -427,3 +428,30 @@ def test_a_best_first_answer_is_never_claimed_shortest(monkeypatch: pytest.Monke
     proved = solve(level)
     assert (proved.strategy, proved.shortest) == (Strategy.BFS, True)
     assert proved.length <= result.length
+
+
+def test_a_cancel_is_honoured_while_the_position_table_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # growing the table's index visits every kept position (seconds past a few
+    # million); it calls the search's pause, which must stop the search at once
+    grew: list[int] = []
+
+    class Growing(PositionTable):
+        def __init__(self, pause: Any = None) -> None:
+            super().__init__(pause)
+            self.hook = pause
+
+        def add(self, key: int) -> int:
+            if grew:
+                grew.append(key)  # an add after the pause: the search went on
+            number = super().add(key)
+            if number == 500 and self.hook is not None:
+                grew.append(key)
+                self.hook()  # what a long growth does
+            return number
+
+    monkeypatch.setattr(search, "PositionTable", Growing)
+    result = solve(OPEN_ROOM, cancel=lambda: bool(grew), max_states=10**6)
+    assert (result.status, result.stopped_by) == ("limit", "cancel")
+    assert len(grew) == 1
