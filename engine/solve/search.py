@@ -213,6 +213,7 @@ class _Search:
         self.began = began
         self.next_report = began + interval
         self.expanded = 0
+        self.frontier = self.depth = 0  # as last reported
         self.heuristic: Heuristic | None = None
         self.table = PositionTable(self.pause)  # every position kept, numbered in order
         self.parent = array("i")  # parent number of every kept position
@@ -220,6 +221,7 @@ class _Search:
 
     def stop_reason(self, frontier: int, depth: int) -> str | None:
         """Why to stop before the next expansion (``None`` to go on); reports progress."""
+        self.frontier, self.depth = frontier, depth
         if self.expanded >= self.cap:
             return "max-states" if self.expanded >= self.max_states else "stage"
         if self.cancelled is not None and self.cancelled():
@@ -234,11 +236,15 @@ class _Search:
         return None
 
     def pause(self) -> None:
-        """Honour a cancel or a timeout in the middle of a long table growth."""
+        """Honour a cancel or a timeout, and report progress, in a long table growth."""
         if self.cancelled is not None and self.cancelled():
             raise _StoppedError("cancel")
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
             raise _StoppedError("timeout")
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + self.interval
+            self.progress(SolveProgress(self.expanded, self.frontier, self.depth, now - self.began))
 
     def path(self, index: int, last: int) -> str:
         letters = [_LETTERS[last]]
