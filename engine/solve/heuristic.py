@@ -42,6 +42,21 @@ class _View:
     pushed: list[int]  # PUSH objects, then every word
     you_nouns: set[int]
     by_noun: dict[int, list[int]]
+    # the key bits of the YOU objects' positions, when nothing else in ``h`` depends on
+    # them (no YOU object is also WIN, a hazard, a wall or pushed); else None
+    you_mask: int | None = None
+
+
+@dataclass(slots=True)
+class _Context:
+    """One position's part of ``h`` that does not depend on where YOU stands."""
+
+    view: _View
+    you: list[int]  # the cells of its YOU objects
+    costs: list[int] | None  # the walk cost map to its WIN objects, if any
+    hazards: frozenset[int]  # cells of SINK and DEFEAT objects (when there are WIN objects)
+    pushed: list[int]  # cells of pushed things (idem)
+    plans: list[tuple[int, list[int] | None, list[int] | None]]  # rewrites: words, fields
 
 
 class Heuristic:
@@ -49,36 +64,49 @@ class Heuristic:
 
     def __init__(self, compact: CompactLevel) -> None:
         self.compact = compact
-        c = compact.codec
-        self.codec = c
-        self.width = c.width
-        self.xy = [(cell % c.width, cell // c.width) for cell in range(c.cells)]
-        self.far = 2 * (c.width + c.height) + WALL
+        codec = compact.codec
+        self.codec = codec
+        self.grid = compact.grid
+        self.width = codec.width
+        self.xy = [self.grid.xy(cell) for cell in range(codec.cells)]
+        self.far = 2 * (codec.width + codec.height) + WALL
         self._maps: dict[tuple[object, ...], list[int]] = {}
         self._plans: dict[bytes, list[tuple[int, int, tuple[int, ...]]]] = {}
         self._can: dict[int, int] = {}
+        self._fields: dict[tuple[int, ...], list[int]] = {}
         self._views: dict[tuple[Meaning, bytes | tuple[int, ...]], _View] = {}
-        self._neighbours = [
-            [n for n in (nxt[cell] for nxt in compact._next) if n >= 0] for cell in range(c.cells)
-        ]
-        self._nouns = {text: c.noun_index[text] for text in c.texts if text in c.noun_index}
+        self._neighbours = [self.grid.neighbours(cell) for cell in range(codec.cells)]
+        self._nouns = {
+            text: codec.noun_index[text] for text in codec.texts if text in codec.noun_index
+        }
 
     def of(self, key: int) -> int:
-        c = self.codec
-        p = c.decode(key)
-        meaning = self.compact.meanings.of(p)
+        """``h`` of the position ``key``."""
+        context = self.context(key)
+        return self.far if context is None else self.walked(context, context.you)
+
+    def context(self, key: int) -> _Context | None:
+        """Everything ``h`` needs of a position but where its YOU objects stand.
+
+        A search computes it once per expanded position and then prices each
+        child that differs only in YOU positions with :meth:`walked`, which is
+        most of them: that is the incremental part of the estimate.
+        """
+        codec = self.codec
+        vector = codec.decode(key)
+        meaning = self.compact.meanings.of(vector)
         if meaning is None:
-            return self.far
-        nouns = p[c.noun_base : c.noun_base + c.n]
-        view = self._views.get((meaning, bytes(nouns) if c.itemsize == 1 else tuple(nouns)))
+            return None
+        nouns = vector[codec.noun_base : codec.noun_base + codec.n]
+        view = self._views.get((meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns)))
         if view is None:
             view = self._view(meaning, nouns)
-        at = p.__getitem__
-        gone = c.gone
+        at = vector.__getitem__
+        gone = codec.gone
         you = [cell for cell in map(at, view.you) if cell != gone]
-        if not you:
-            return self.far
-        best = self.far
+        costs = None
+        hazards: frozenset[int] = frozenset()
+        pushed: list[int] = []
         win = tuple(map(at, view.win))
         if any(cell != gone for cell in win):
             layout = (
@@ -93,60 +121,108 @@ class Heuristic:
                 if len(self._maps) >= _LIMIT:
                     self._maps.clear()
                 self._maps[layout] = costs
+            if view.hazards:
+                hazards = frozenset(layout[1]) - {gone}
+                pushed = [cell for cell in layout[3] if cell != gone]
+        plans = []
+        for words, noun, movers in self._rewrites(vector):
+            if not words:
+                continue  # the sentence stands: its WIN objects are in the walk
+            there = None
+            if noun not in view.you_nouns:
+                cells = tuple(cell for cell in map(at, view.by_noun.get(noun, ())) if cell != gone)
+                if not cells:
+                    continue  # no object to become WIN
+                there = self._distances(cells)
+            plans.append((words, self._distances(movers) if movers else None, there))
+        return _Context(view, you, costs, hazards, pushed, plans)
+
+    def after(self, context: _Context, key: int, child: int) -> int:
+        """``h`` of ``child``, a successor of the position ``key`` whose context is given.
+
+        When the turn moved only YOU objects (a walk), the parent's context still
+        holds and only the YOU cells are read from the child's key.
+        """
+        mask = context.view.you_mask
+        if mask is None or (child ^ key) & ~mask:
+            return self.of(child)
+        codec = self.codec
+        vector = child ^ codec.base
+        field, gone = (1 << (8 * codec.itemsize)) - 1, codec.gone
+        you = [(vector >> codec.shift(slot)) & field for slot in context.view.you]
+        return self.walked(context, [cell for cell in you if cell != gone])
+
+    def walked(self, context: _Context, you: list[int]) -> int:
+        """``h`` of the context's position with its YOU objects in the cells ``you``."""
+        if not you:
+            return self.far
+        best = self.far
+        costs = context.costs
+        if costs is not None:
             start = min(you, key=costs.__getitem__)
             best = costs[start]
-            if view.hazards and best < self.far:
-                best += self._deliveries(p, view, costs, start)
-        for words, noun, movers in self._rewrites(p):
+            if context.hazards and best < self.far:
+                best += self._deliveries(context, costs, start)
+        for words, movers, there in context.plans:
             if words + 1 >= best:
                 break
-            if not words:
-                continue  # the sentence stands: its WIN objects are in the walk above
-            reach = min(self._manhattan(a, b) for a in you for b in movers) if movers else 0
-            if noun in view.you_nouns:
+            reach = min(map(movers.__getitem__, you)) if movers is not None else 0
+            if there is None:
                 best = min(best, words + reach + 1)
             else:
-                there = [cell for cell in map(at, view.by_noun.get(noun, ())) if cell != gone]
-                if there:
-                    walk = min(self._manhattan(a, b) for a in you for b in there)
-                    best = min(best, words + max(walk, reach) + 1)
+                best = min(best, words + max(min(map(there.__getitem__, you)), reach) + 1)
         return best
+
+    def _distances(self, cells: tuple[int, ...]) -> list[int]:
+        """The Manhattan distance from every cell to the nearest of ``cells`` (cached)."""
+        found = self._fields.get(cells)
+        if found is None:
+            xy = self.xy
+            targets = [xy[cell] for cell in cells]
+            found = [min(abs(x - tx) + abs(y - ty) for tx, ty in targets) for x, y in xy]
+            if len(self._fields) >= _LIMIT:
+                self._fields.clear()
+            self._fields[cells] = found
+        return found
 
     def _view(self, meaning: Meaning, nouns: list[int]) -> _View:
         """Which slots play which role, for one meaning and one set of nouns."""
-        c = self.codec
+        codec = self.codec
         flags = meaning.flags
-        view = _View([], [], [], [], list(range(c.word_lo, c.word_hi)), set(), {})
-        for s in c.objects:
-            noun = nouns[s]
+        view = _View([], [], [], [], list(range(codec.word_lo, codec.word_hi)), set(), {})
+        for slot in codec.objects:
+            noun = nouns[slot]
             bits = flags[noun]
-            view.by_noun.setdefault(noun, []).append(s)
+            view.by_noun.setdefault(noun, []).append(slot)
             if bits & YOUS:
-                view.you.append(s)
+                view.you.append(slot)
                 view.you_nouns.add(noun)
             if bits & WINS:
-                view.win.append(s)
+                view.win.append(slot)
             if bits & (SINKS | DEFEATS):
-                view.hazards.append(s)
+                view.hazards.append(slot)
             if bits & BLOCKS:
-                view.walls.append(s)
+                view.walls.append(slot)
             elif bits & PUSHES:
-                view.pushed.append(s)
+                view.pushed.append(slot)
+        if not set(view.you) & {*view.win, *view.hazards, *view.walls, *view.pushed}:
+            field = (1 << (8 * codec.itemsize)) - 1
+            view.you_mask = 0
+            for slot in view.you:
+                view.you_mask |= field << codec.shift(slot)
         if len(self._views) >= _LIMIT:
             self._views.clear()
-        self._views[(meaning, bytes(nouns) if c.itemsize == 1 else tuple(nouns))] = view
+        self._views[(meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns))] = view
         return view
 
-    def _deliveries(self, p: list[int], view: _View, costs: list[int], cell: int) -> int:
+    def _deliveries(self, context: _Context, costs: list[int], cell: int) -> int:
         """How far pushed things are from the hazards on the cheapest walk from ``cell``.
 
         Following the cost map downhill gives one cheapest walk; each hazard on it
         must be cleared by sinking something into it, so the distance from the
         nearest pushed thing to it is work still to do.
         """
-        gone = self.codec.gone
-        hazards = {p[s] for s in view.hazards} - {gone}
-        pushed = [cell for cell in map(p.__getitem__, view.pushed) if cell != gone]
+        hazards, pushed = context.hazards, context.pushed
         extra = 0
         neighbours = self._neighbours
         while costs[cell] > 0:
@@ -189,25 +265,29 @@ class Heuristic:
                         buckets[step].append(n)
         return costs
 
-    def _rewrites(self, p: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
+    def _rewrites(self, vector: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
         """(distance the words must travel, noun, cells of the words to move), cheapest first.
 
         One entry per noun: its cheapest ``N IS WIN``.
         """
-        c = self.codec
-        words = p[c.word_lo : c.word_hi]
-        key = bytes(words) if c.itemsize == 1 else b"".join(v.to_bytes(2, "little") for v in words)
+        codec = self.codec
+        words = vector[codec.word_lo : codec.word_hi]
+        key = (
+            bytes(words)
+            if codec.itemsize == 1
+            else b"".join(v.to_bytes(2, "little") for v in words)
+        )
         plans = self._plans.get(key)
         if plans is not None:
             return plans
         by_text: dict[str, list[int]] = {}
-        for s in range(c.word_lo, c.word_hi):
-            if p[s] != c.gone:
-                text = c.texts[s]
+        for slot in range(codec.word_lo, codec.word_hi):
+            if vector[slot] != codec.gone:
+                text = codec.texts[slot]
                 assert text is not None
-                by_text.setdefault(text, []).append(p[s])
+                by_text.setdefault(text, []).append(vector[slot])
         found: dict[int, tuple[int, tuple[int, ...]]] = {}
-        self._can = self._pushable_ways(p)
+        self._can = self._pushable_ways(vector)
         if IS in by_text and WIN in by_text:
             for text, cells in by_text.items():
                 noun = self._nouns.get(text)
@@ -267,7 +347,7 @@ class Heuristic:
             and (ty >= y or ways & 1)
         )
 
-    def _pushable_ways(self, p: list[int]) -> dict[int, int]:
+    def _pushable_ways(self, vector: list[int]) -> dict[int, int]:
         """For each word cell, the directions its words could ever be pushed (bits U1 D2 L4 R8).
 
         A greatest fixpoint: a push needs the pusher's cell on the board and not
@@ -275,9 +355,13 @@ class Heuristic:
         whatever words it holds able to move the same way. Objects are ignored
         (rules can change what they do), so this only rules out the impossible.
         """
-        c = self.codec
-        cells = {p[s] for s in range(c.word_lo, c.word_hi) if p[s] != c.gone}
-        steps = [nxt for nxt in self.compact._next]  # U D L R, as DIRECTIONS
+        codec = self.codec
+        cells = {
+            vector[slot]
+            for slot in range(codec.word_lo, codec.word_hi)
+            if vector[slot] != codec.gone
+        }
+        steps = self.grid.step  # U D L R, as DIRECTIONS
         back = [steps[1], steps[0], steps[3], steps[2]]
         ways = dict.fromkeys(cells, 15)
         changed = True

@@ -1,19 +1,20 @@
 """The compact transition path: the public engine's turns on int-keyed positions.
 
-:class:`CompactLevel` is what the solver drives: a settled position is an int key
-(:mod:`engine.solve.state_codec`), its rules come from the public parser through
-:mod:`engine.solve.rules`, and :meth:`CompactLevel.successor` resolves one intent
-without event records. The most common turns — YOU objects stepping into empty
-cells, or the one YOU object stepping onto a passive object or pushing a line of
-single non-word objects — are key arithmetic (:meth:`CompactLevel._walk`); every other turn goes through the
-full phase order of :mod:`engine.solve.turn`. Parity with the public engine is
-tested step by step (tests/engine/test_parity.py).
+:class:`CompactLevel` is what the solver drives. It is assembled from parts, each
+with one job: the settled start comes from the public turn
+(:func:`engine.play.turn.settle`); :class:`~engine.solve.state_codec.Codec` packs a
+position into an int key; :class:`~engine.solve.rules.Meanings` reads its rules
+with the public parser; :class:`~engine.solve.grid.Grid` does cell arithmetic;
+:class:`~engine.solve.walk.WalkShortcut` resolves the most common turns as key
+arithmetic; :class:`~engine.solve.turn.TurnResolver` resolves every other turn
+with the public turn's phases. Parity with the public engine is tested step by
+step (tests/engine/test_parity.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.context import LevelContext
 from engine.errors import Problem, ValidationError, pointer
@@ -21,22 +22,16 @@ from engine.model import Level
 from engine.packs.validate import load_level
 from engine.play.turn import settle
 from engine.rules import Rule
-from engine.solve.rules import (
-    BLOCKS,
-    CARRY,
-    DEFEATS,
-    FRAILS,
-    PUSHES,
-    SINKS,
-    WINS,
-    YOUS,
-    Meaning,
-    Meanings,
-)
+from engine.solve.grid import DIRECTIONS, Grid
+from engine.solve.position import Child, Crumbles, Expansion, Successor
+from engine.solve.rules import CARRY, DEFEATS, FRAILS, SINKS, YOUS, Meaning, Meanings
 from engine.solve.state_codec import Codec
-from engine.solve.turn import DIRECTIONS, Crumbles, Expansion, Occupancy, TurnResolver
+from engine.solve.turn import TurnResolver
+from engine.solve.walk import Shortcut, WalkShortcut
 
 __all__ = ["DIRECTIONS", "CompactLevel", "Expansion", "Successor"]
+
+_View = tuple[list[int], list[int], list[int], bool]  # flags, YOU slots, linked slots, walkable
 
 # what a state record (Game.state()) or a snapshot position may hold; all but
 # entities and phases is derived, so it is read by no one here
@@ -60,18 +55,7 @@ _AUTOMATON_KEYS = frozenset(
 )
 
 
-class Successor(NamedTuple):
-    """A settled position after an accepted turn."""
-
-    key: int
-    won: bool
-    control: bool  # some object is YOU; without it no later turn is accepted
-
-
-_GENERAL = object()  # the walk shortcut cannot decide: resolve the turn in full
-
-
-class CompactLevel(TurnResolver):
+class CompactLevel:
     """One level's compact transitions: start key, successors, decoding for tests."""
 
     def __init__(self, level: Level | Mapping[str, Any] | str) -> None:
@@ -81,21 +65,23 @@ class CompactLevel(TurnResolver):
         ctx = LevelContext.of(level)
         start = settle(ctx, ctx.authored_pieces(), ctx.authored_phases())
         self.codec = codec = Codec(ctx, start)
+        self.grid = Grid(ctx.width, ctx.height)
         self.meanings = Meanings(codec)
+        self.turns = TurnResolver(codec, self.meanings, self.grid)
+        self.walks = WalkShortcut(codec, self.grid, self.meanings)
         self.start_key = codec.encode(codec.start)
         self.start_won = start.won
-        super().__init__(ctx, codec, self.meanings)
-        self._shift = [codec.shift(s) for s in range(codec.n)]
-        self._occ_start: Occupancy = {}
-        for s in range(codec.n):
-            cell = codec.start[s]
-            if cell != codec.gone:
-                self._occ_start[cell] = (*self._occ_start.get(cell, ()), s)
-        self._stacked_start = [cell for cell, here in self._occ_start.items() if len(here) > 1]
-        self._views: dict[
-            tuple[Meaning, bytes | tuple[int, ...]], tuple[list[int], list[int], list[int]]
-        ] = {}
-        self._no_walk = CARRY | (FRAILS if self._leaves is not None else 0)
+        self._stacked_at_start = [
+            cell for cell, here in self.turns.start_occupancy.items() if len(here) > 1
+        ]
+        # per meaning, per noun fields (bytes of the key): flags, YOU slots, linked slots
+        self._views: dict[Meaning, dict[bytes, _View]] = {}
+        size = codec.itemsize
+        self._nouns_from, self._nouns_to = codec.noun_base * size, codec.length * size
+        self._words_from, self._words_to = codec.word_lo * size, codec.word_hi * size
+        self._one_byte, self._gone = size == 1, codec.gone
+        # meanings under which no walk is arithmetic: carriers act, FRAIL objects may crumble
+        self._no_walk = CARRY | (FRAILS if self.turns.leftovers is not None else 0)
 
     def rules(self, key: int) -> tuple[Rule, ...]:
         """The rules of a settled position, as the public engine reports them."""
@@ -142,12 +128,12 @@ class CompactLevel(TurnResolver):
         automaton's phase and ``active``, and ``controlLost``. Tests compare it
         with the public engine; tools use it to show a solver position.
         """
-        c = self.codec
-        p = c.decode(key)
-        meaning = self.meanings.of(p)
+        codec = self.codec
+        vector = codec.decode(key)
+        meaning = self.meanings.of(vector)
         assert meaning is not None, "a settled position always parses"
-        flags, nb, gone = meaning.flags, self._nb, self._gone
-        present = [s for s in c.objects if p[s] != gone]
+        flags, noun_base, gone = meaning.flags, codec.noun_base, codec.gone
+        present = [slot for slot in codec.objects if vector[slot] != gone]
         return {
             "entities": [
                 {
@@ -157,174 +143,150 @@ class CompactLevel(TurnResolver):
                     "x": x,
                     "y": y,
                 }
-                for i, kind, name, x, y in c.pieces(p)
+                for i, kind, name, x, y in codec.pieces(vector)
             ],
-            "rules": [r.to_dict() for r in self.meanings.rules(p)],
-            "phases": list(c.phases(p)),
+            "rules": [r.to_dict() for r in self.meanings.rules(vector)],
+            "phases": list(codec.phases(vector)),
             "active": [
-                any(flags[p[nb + s]] & (CARRY << a) for s in present)
-                for a in range(len(self._beats))
+                any(flags[vector[noun_base + slot]] & (CARRY << a) for slot in present)
+                for a in range(codec.automata)
             ],
-            "controlLost": not any(flags[p[nb + s]] & YOUS for s in present),
+            "controlLost": not any(flags[vector[noun_base + slot]] & YOUS for slot in present),
         }
 
     # -- one position, four turns ----------------------------------------------
 
-    def expansion(self, key: int) -> Expansion:
-        """Unpack a settled position once for all of its turns.
+    def expansion(self, key: int, settled: bool = False) -> Expansion:
+        """Unpack a position once for all of its turns.
 
-        Occupancy is the start's, corrected for the slots whose position bytes
-        differ from the start's, so its cost follows what moved, not the board.
+        ``settled`` promises that ``key`` is the start or a successor, never a
+        restored record (:meth:`key_of`): such a position has no pending contact
+        (a word that sinks only removes rules), so none is looked for.
         """
-        p = self.codec.decode(key)
-        gone, nb, n, start = self._gone, self._nb, self._n, self.codec.start
-        occ = self._occ_start.copy()
-        changed = self.codec.changed_slots(key)
-        for s in changed:
-            a, b = start[s], p[s]
-            if a != gone:
-                here = occ[a]
-                occ[a] = () if len(here) == 1 else tuple([x for x in here if x != s])
-            if b != gone:
-                there = occ.get(b)
-                occ[b] = (*there, s) if there else (s,)
-        meaning = self.meanings.of(p)
-        assert meaning is not None, "a settled position always parses"
-        nouns = p[nb : nb + n]
-        view = self._views.get(
-            (meaning, bytes(nouns) if self.codec.itemsize == 1 else tuple(nouns))
-        )
-        if view is None:
-            view = self._view(meaning, nouns)
-        bits, you, linked = view
-        movers = [s for s in you if p[s] != gone]
-        links = any(p[s] != gone for s in linked)
-        pending = False
-        union = meaning.union
-        if union & (SINKS | DEFEATS):
-            cells = {p[s] for s in changed if p[s] != gone}.union(self._stacked_start)
-            pending = any(bits[s] & DEFEATS for s in movers) or any(
-                len(here) > 1
-                and (
-                    any(bits[s] & SINKS for s in here)
-                    or (any(bits[s] & DEFEATS for s in here) and any(bits[s] & YOUS for s in here))
-                )
-                for here in map(occ.__getitem__, cells)
-            )
-        simple = bool(movers) and not pending and not links and not union & self._no_walk
-        return Expansion(key, p, occ, meaning, bits, movers, pending, links, simple)
+        raw, vector, meaning, flags, movers, links, walks = self._unpack(key)
+        expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, False)
+        if not settled and meaning.union & (SINKS | DEFEATS):
+            expansion.pending = self._pending(expansion)
+        expansion.simple = walks and not expansion.pending
+        return expansion
 
-    def _view(self, meaning: Meaning, nouns: list[int]) -> tuple[list[int], list[int], list[int]]:
-        """Each slot's bits, the YOU slots and the slots whose noun has a link.
+    def _unpack(
+        self, key: int
+    ) -> tuple[bytes, Sequence[int], Meaning, list[int], list[int], bool, bool]:
+        """A settled position's bytes, fields, meaning, slot flags, YOU slots, links, walkability.
+
+        Links says some present object has a noun link; walkability that the
+        walk shortcut may try its turns (YOU, no link, no carrier or FRAIL).
+        """
+        raw = (key ^ self.codec.base).to_bytes(self.codec.nbytes, "little")
+        vector = raw if self._one_byte else self.codec.fields(raw)
+        meaning = self.meanings.of_words(raw[self._words_from : self._words_to], vector)
+        assert meaning is not None, "a reachable position always parses"
+        views = self._views.get(meaning)
+        nouns = raw[self._nouns_from : self._nouns_to]
+        view = None if views is None else views.get(nouns)
+        if view is None:
+            view = self._view(meaning, nouns, vector)
+        flags, you, linked, walkable = view
+        gone = self._gone
+        movers = [slot for slot in you if vector[slot] != gone]
+        links = any(vector[slot] != gone for slot in linked) if linked else False
+        return raw, vector, meaning, flags, movers, links, walkable and bool(movers) and not links
+
+    def _pending(self, expansion: Expansion) -> bool:
+        """Whether a restored position holds a contact its own rules would resolve."""
+        occupancy = self.turns.occupancy(expansion)
+        flags, vector, gone = expansion.flags, expansion.vector, self.codec.gone
+        cells = {
+            vector[slot] for slot in self.codec.changed_slots(expansion.key) if vector[slot] != gone
+        }.union(self._stacked_at_start)
+        return any(flags[slot] & DEFEATS for slot in expansion.movers) or any(
+            len(here) > 1
+            and (
+                any(flags[slot] & SINKS for slot in here)
+                or (
+                    any(flags[slot] & DEFEATS for slot in here)
+                    and any(flags[slot] & YOUS for slot in here)
+                )
+            )
+            for here in map(occupancy.__getitem__, cells)
+        )
+
+    def _view(self, meaning: Meaning, nouns: bytes, vector: Sequence[int]) -> _View:
+        """Each slot's bits, the YOU slots, the slots whose noun has a link, and walkability.
 
         For one meaning and one set of nouns; few positions differ in either.
         """
-        bits = list(map(meaning.flags.__getitem__, nouns))
-        you = [s for s in self.codec.objects if bits[s] & YOUS]
-        linked = [s for s in self.codec.objects if nouns[s] in meaning.links]
-        if len(self._views) >= 1 << 12:
-            self._views.clear()
-        key: bytes | tuple[int, ...] = bytes(nouns) if self.codec.itemsize == 1 else tuple(nouns)
-        self._views[(meaning, key)] = (bits, you, linked)
-        return bits, you, linked
+        codec = self.codec
+        flags = self.turns.slot_flags(vector, meaning)
+        you = [slot for slot in codec.objects if flags[slot] & YOUS]
+        noun_base = codec.noun_base
+        linked = [slot for slot in codec.objects if vector[noun_base + slot] in meaning.links]
+        views = self._views.get(meaning)
+        if views is None or len(views) >= 1 << 12:
+            if len(self._views) >= 1 << 12:
+                self._views.clear()
+            views = self._views[meaning] = {}
+        view = flags, you, linked, not meaning.union & self._no_walk
+        views[nouns] = view
+        return view
 
     def successor(
-        self, ex: Expansion, d: int, crumbled: Crumbles | None = None
+        self, expansion: Expansion, direction: int, crumbled: Crumbles | None = None
     ) -> Successor | None:
-        """One turn from an expansion (``d`` indexes :data:`DIRECTIONS`); ``None`` if rejected.
+        """One turn from an expansion (``direction`` indexes :data:`DIRECTIONS`); ``None`` if rejected.
 
         ``crumbled`` collects ``(id, from, to)`` per crumbled object, ascending id.
         A key does not record ``won`` (a won position ends every search), so
         unlike ``Game.step`` this does not refuse to move on from a won position.
         """
-        if ex.simple:
-            quick = self._walk(ex, d)
-            if quick is not _GENERAL:
-                return quick  # type: ignore[return-value]
-        out = self.turn(ex, d, crumbled)
+        if expansion.simple:
+            quick = self.walks.walks(
+                expansion.key,
+                expansion.raw,
+                expansion.vector,
+                expansion.flags,
+                expansion.movers,
+                expansion.meaning,
+            )[direction]
+            if quick is Shortcut.REJECTED:
+                return None
+            if quick is not Shortcut.FULL_TURN:
+                return Successor(*quick)
+        out = self.turns.turn(expansion, direction, crumbled)
         if out is None:
             return None
-        p, won, control = out
-        return Successor(self.codec.encode(p), won, control)
+        vector, won, control = out
+        return Successor(self.codec.encode(vector), won, control)
+
+    def children(self, key: int) -> list[Child | None]:
+        """The turns of a settled position in :data:`DIRECTIONS` order, for a search.
+
+        Each is ``(key, won, control)`` as in :class:`Successor`, or ``None`` if
+        rejected; plain tuples, since a search makes millions. The walk shortcut
+        answers from the key's bytes; an :class:`Expansion` is built only for a
+        turn that needs the general phases.
+        """
+        raw, vector, meaning, flags, movers, links, walkable = self._unpack(key)
+        if not movers:
+            return [None, None, None, None]
+        if walkable:
+            quick = self.walks.walks(key, raw, vector, flags, movers, meaning)
+            if Shortcut.FULL_TURN not in quick:
+                return [answer if isinstance(answer, tuple) else None for answer in quick]
+        else:
+            quick = [Shortcut.FULL_TURN] * 4
+        expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, walkable)
+        turn, encode = self.turns.turn, self.codec.encode
+        out: list[Child | None] = []
+        for direction, answer in enumerate(quick):
+            if answer is Shortcut.FULL_TURN:
+                turned = turn(expansion, direction)
+                out.append(None if turned is None else (encode(turned[0]), turned[1], turned[2]))
+            else:
+                out.append(None if answer is Shortcut.REJECTED else answer)
+        return out
 
     def step(self, key: int, direction: int, crumbled: Crumbles | None = None) -> Successor | None:
         """One turn from the position ``key``; see :meth:`successor`."""
         return self.successor(self.expansion(key), direction, crumbled)
-
-    def _walk(self, ex: Expansion, d: int) -> Successor | object | None:
-        """The common turns as key arithmetic, or ``_GENERAL`` when a turn needs more.
-
-        Handles the one mover walking into an empty cell, onto one object it
-        neither pushes nor is stopped by (contacts of that cell only), or pushing
-        a line of single non-word objects into an empty cell. Each cell then gains
-        one entity and loses one, so no other contact can start, no word moves and
-        (``ex.simple``) no link, carrier or FRAIL object can act.
-        """
-        if len(ex.movers) > 1:
-            return self._walk_apart(ex, d)
-        p, occ, bits, m = ex.p, ex.occ, ex.bits, ex.movers[0]
-        nxt, shift = self._next[d], self._shift
-        a = p[m]
-        cell = nxt[a]
-        if cell < 0:
-            return None
-        key = ex.key ^ ((a ^ cell) << shift[m])
-        here = occ.get(cell)
-        if not here:
-            return Successor(key, False, True)
-        if len(here) != 1:
-            return _GENERAL
-        s = here[0]
-        f = bits[s]
-        if f & BLOCKS:
-            return None
-        if not f & PUSHES:
-            if (f | bits[m]) & (SINKS | DEFEATS):
-                return _GENERAL
-            return Successor(key, bool(f & WINS), True)
-        lo, hi = self._lo, self._hi
-        while True:
-            if lo <= s < hi:
-                return _GENERAL  # a word moves: the rules may change
-            after = nxt[cell]
-            if after < 0:
-                return None
-            key ^= (cell ^ after) << shift[s]
-            there = occ.get(after)
-            if not there:
-                return Successor(key, False, True)
-            if len(there) != 1:
-                return _GENERAL
-            s = there[0]
-            f = bits[s]
-            if f & BLOCKS:
-                return None
-            if not f & PUSHES:
-                return _GENERAL
-            cell = after
-
-    def _walk_apart(self, ex: Expansion, d: int) -> Successor | object | None:
-        """Several YOU objects, each into an empty cell or against the edge.
-
-        Movers in distinct cells that step into cells empty at the start cannot
-        meet, push or block one another, so their order does not matter and each
-        is one XOR; anything else (a stack of movers, an occupied cell ahead) is
-        resolved in full.
-        """
-        p, occ, nxt, shift = ex.p, ex.occ, self._next[d], self._shift
-        key = ex.key
-        origins = set()
-        for m in ex.movers:
-            a = p[m]
-            if a in origins:
-                return _GENERAL
-            origins.add(a)
-            b = nxt[a]
-            if b < 0:
-                continue  # blocked by the edge: it stays, the others may still move
-            if occ.get(b):
-                return _GENERAL
-            key ^= (a ^ b) << shift[m]
-        if key == ex.key:
-            return None
-        return Successor(key, False, True)

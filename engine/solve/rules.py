@@ -17,7 +17,9 @@ transformation links), interned so that equal meanings are one object.
 
 from __future__ import annotations
 
+import sys
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -29,7 +31,12 @@ from engine.tokens import DEFEAT, FRAIL, IS, PUSH, SINK, STOP, WIN, YOU
 # property bits of a noun under one rule set; automaton a uses CARRY << a
 YOUS, PUSHES, BLOCKS, WINS, SINKS, DEFEATS, FRAILS, CARRY = 1, 2, 4, 8, 16, 32, 64, 128
 _BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRAILS))
-_CACHE_LIMIT = 1 << 18
+# Entries each cache may hold before it is emptied. The words cache is consulted
+# for every position a search expands, so it fills fastest; 65,536 entries cost a
+# few MB, which a search of a million positions would otherwise pay again per
+# position (measured by bench/bench_solver.py's memory part).
+_CACHE_LIMIT = 1 << 16
+_SWAP = sys.byteorder != "little"  # cache keys are little-endian, as keys are
 
 Line = tuple[
     tuple[tuple[tuple[int, int, int], Rule], ...], int
@@ -60,90 +67,166 @@ class Meanings:
         self.codec = codec
         self.vocabulary = codec.ctx.vocabulary
         self._cache: dict[bytes, Meaning | None] = {}
-        self._lines: dict[tuple[int, int, tuple[tuple[int, int], ...]], Line] = {}
+        self._lines: dict[tuple[int, int, bytes], Line] = {}  # one row or column of words
+        self._by_lines: dict[bytes, Meaning | None] = {}  # the IS lines' signatures
+        self._tables: dict[tuple[int, int], bytes] = {}
+        self._is_slots = [
+            slot for slot in range(codec.word_lo, codec.word_hi) if codec.texts[slot] == IS
+        ]
         self._by_rules: dict[tuple[tuple[str, str], ...], Meaning] = {}
         self._interned: dict[tuple[object, ...], Meaning] = {}
-        self._is = [codec.texts[s] == IS for s in range(codec.n)]
+        self._is = [codec.texts[slot] == IS for slot in range(codec.n)]
 
-    def rules(self, p: list[int]) -> tuple[Rule, ...]:
-        """The rules the words of ``p`` form, from the public parser (uncached).
+    def rules(self, vector: Sequence[int]) -> tuple[Rule, ...]:
+        """The rules the words of ``vector`` form, from the public parser (uncached).
 
         Raises:
             RuleComplexityError: the words exceed the parse budget.
         """
-        return parse_rules(self.codec.word_tiles(p), self.vocabulary)
+        return parse_rules(self.codec.word_tiles(vector), self.vocabulary)
 
-    def of(self, p: list[int]) -> Meaning | None:
-        c = self.codec
-        words = p[c.word_lo : c.word_hi]
-        key = bytes(words) if c.itemsize == 1 else array("H", words).tobytes()
+    def of(self, vector: Sequence[int]) -> Meaning | None:
+        """The meaning of the words of ``vector``; ``None`` over the parse budget."""
+        codec = self.codec
+        words = vector[codec.word_lo : codec.word_hi]
+        if codec.itemsize == 1:
+            return self.of_words(bytes(words), vector)
+        values = array("H", words)
+        if _SWAP:
+            values.byteswap()
+        return self.of_words(values.tobytes(), vector)
+
+    def of_words(self, words: bytes, vector: Sequence[int]) -> Meaning | None:
+        """:meth:`of` when the caller has the words' bytes already (a slice of :meth:`Codec.raw`)."""
         try:
-            return self._cache[key]
+            return self._cache[words]
         except KeyError:
             pass
-        found = self._read(p)
+        found = self._read(vector)
         if len(self._cache) >= _CACHE_LIMIT:  # bound the cache; meanings stay interned
             self._cache.clear()
             self._lines.clear()
-        self._cache[key] = found
+            self._by_lines.clear()
+        self._cache[words] = found
         return found
 
-    def direct(self, p: list[int]) -> Meaning | None:
+    def direct(self, vector: Sequence[int]) -> Meaning | None:
         """The meaning through the public parser alone, for tests of :meth:`of`."""
         try:
-            return self._meaning(self.rules(p))
+            return self._meaning(self.rules(vector))
         except RuleComplexityError:
             return None
 
-    def _read(self, p: list[int]) -> Meaning | None:
-        c = self.codec
-        width, gone = c.width, c.gone
-        rows: dict[int, list[tuple[int, int]]] = {}
-        cols: dict[int, list[tuple[int, int]]] = {}
-        cells = set()
-        count = 0
-        for s in range(c.word_lo, c.word_hi):
-            cell = p[s]
+    def _read(self, vector: Sequence[int]) -> Meaning | None:
+        """The meaning of a word configuration not seen before, from the lines of its IS words.
+
+        Only a row or column that holds an IS word can form a sentence or cost
+        the parser anything, so a configuration is reduced to the signature of
+        those lines (which word stands where along each); configurations that
+        differ only in words elsewhere share it.
+        """
+        codec = self.codec
+        gone, width = codec.gone, codec.width
+        words = vector[codec.word_lo : codec.word_hi]
+        if codec.itemsize == 1:
+            words = bytes(words)
+        rows, cols = set(), set()
+        for slot in self._is_slots:
+            cell = vector[slot]
             if cell != gone:
-                cells.add(cell)
-                count += 1
-                y, x = divmod(cell, width)
-                rows.setdefault(y, []).append((x, s))
-                cols.setdefault(x, []).append((y, s))
-        if len(cells) < count:
-            return self.direct(p)  # a stack: its alternatives can multiply the parser's work
+                rows.add(cell // width)
+                cols.add(cell % width)
+        lines = [(0, y, self._signature(words, 0, y)) for y in sorted(rows)] + [
+            (1, x, self._signature(words, 1, x)) for x in sorted(cols)
+        ]
+        # one bytes object (signatures have one length): the row count, the line
+        # indices, then the signatures
+        key = bytes([len(rows), *(index for _, index, _ in lines)]) + b"".join(
+            signature for _, _, signature in lines
+        )
+        try:
+            return self._by_lines[key]
+        except KeyError:
+            pass
         entries: list[tuple[tuple[int, int, int], Rule]] = []
         units = 0
-        is_word = self._is
-        for axis, lines in enumerate((rows, cols)):
-            for index, members in lines.items():
-                if not any(is_word[s] for _, s in members):
-                    continue  # no IS word: the parser spends nothing on this line
-                members.sort()
-                line_key = (axis, index, tuple(members))
-                line = self._lines.get(line_key)
-                if line is None:
-                    line = self._lines[line_key] = self._line(axis, index, members)
-                entries.extend(line[0])
-                units += line[1]
-        if units > PARSE_BUDGET:
-            return self.direct(p)  # the bound is loose: let the public parser decide
-        entries.sort(key=itemgetter(0))
-        return self._meaning([rule for _, rule in entries])
+        found: Meaning | None
+        for line_key in lines:
+            line = self._lines.get(line_key)
+            if line is None:
+                line = self._lines[line_key] = self._line(*line_key)
+            if line[1] < 0:
+                found = self.direct(vector)  # a stack: its alternatives can multiply the work
+                break
+            entries.extend(line[0])
+            units += line[1]
+        else:
+            if units > PARSE_BUDGET:
+                found = self.direct(vector)  # the bound is loose: let the public parser decide
+            else:
+                entries.sort(key=itemgetter(0))
+                found = self._meaning([rule for _, rule in entries])
+        if len(self._by_lines) >= _CACHE_LIMIT:
+            self._by_lines.clear()
+        self._by_lines[key] = found
+        return found
 
-    def _line(self, axis: int, index: int, members: list[tuple[int, int]]) -> Line:
-        """The rules of one row (axis 0) or column (axis 1) of single words."""
-        c = self.codec
+    def _signature(self, words: Sequence[int], axis: int, index: int) -> bytes:
+        """Where each word stands along one row (axis 0) or column: 1 + its coordinate, 0 off it.
+
+        One ``bytes.translate`` of the words' positions when a cell fits in a
+        byte; a loop otherwise.
+        """
+        if isinstance(words, bytes):
+            table = self._tables.get((axis, index))
+            if table is None:
+                table = self._tables[(axis, index)] = self._table(axis, index)
+            return words.translate(table)
+        width, gone = self.codec.width, self.codec.gone
+        out = bytearray(len(words))
+        for k, cell in enumerate(words):
+            if cell != gone:
+                y, x = divmod(cell, width)
+                if axis == 0 and y == index:
+                    out[k] = x + 1
+                elif axis == 1 and x == index:
+                    out[k] = y + 1
+        return bytes(out)
+
+    def _table(self, axis: int, index: int) -> bytes:
+        """The ``translate`` table of :meth:`_signature` for one line (cells fit in a byte)."""
+        width, cells = self.codec.width, self.codec.cells
+        out = bytearray(256)
+        for cell in range(cells):
+            y, x = divmod(cell, width)
+            if axis == 0 and y == index:
+                out[cell] = x + 1
+            elif axis == 1 and x == index:
+                out[cell] = y + 1
+        return bytes(out)
+
+    def _line(self, axis: int, index: int, signature: bytes) -> Line:
+        """The rules of one row (axis 0) or column (axis 1) and a bound on its parse units.
+
+        The bound is -1 when two words share a cell of the line: then the public
+        parser reads the whole board.
+        """
+        codec = self.codec
+        members = sorted(
+            (place - 1, codec.word_lo + k) for k, place in enumerate(signature) if place
+        )
+        if len({coord for coord, _ in members}) < len(members):
+            return (), -1
         tiles = []
         place = {}
-        for coord, s in members:
+        for coord, slot in members:
             x, y = (coord, index) if axis == 0 else (index, coord)
-            text = c.texts[s]
+            text = codec.texts[slot]
             assert text is not None
-            tiles.append((c.ids[s], text, x, y))
-            place[c.ids[s]] = (y, x)
+            tiles.append((codec.ids[slot], text, x, y))
+            place[codec.ids[slot]] = (y, x)
         size = len(members)
-        bound = sum(self._is[s] for _, s in members) * (2 * size + size * size)
+        bound = sum(self._is[slot] for _, slot in members) * (2 * size + size * size)
         if size < 3:
             return (), bound  # too short for a sentence, but the parser still counts
         if bound > PARSE_BUDGET:
@@ -162,8 +245,8 @@ class Meanings:
         return found
 
     def _intern(self, table: RuleTable) -> Meaning:
-        c = self.codec
-        flags = [0] * (c.word + 1)
+        codec = self.codec
+        flags = [0] * (codec.word + 1)
         for noun, props in table.properties.items():
             bits = 0
             for word, bit in _BITS:
@@ -173,19 +256,20 @@ class Meanings:
                 bits |= PUSHES
             elif STOP in props:
                 bits |= BLOCKS
-            for a, automaton in enumerate(c.ctx.automata):
+            for a, automaton in enumerate(codec.ctx.automata):
                 if automaton.property in props and automaton.subject in (None, noun):
                     bits |= CARRY << a
-            flags[c.noun_index[noun]] = bits
-        flags[c.word] = PUSHES
+            flags[codec.noun_index[noun]] = bits
+        flags[codec.word] = PUSHES
         links = {
-            c.noun_index[n]: c.noun_index[target] for n, (target, _) in table.transforms.items()
+            codec.noun_index[noun]: codec.noun_index[target]
+            for noun, (target, _) in table.transforms.items()
         }
         signature = (tuple(flags), tuple(sorted(links.items())))
         found = self._interned.get(signature)
         if found is None:
             union = 0
-            for bits in flags[: c.word]:
+            for bits in flags[: codec.word]:
                 union |= bits
             found = self._interned[signature] = Meaning(signature[0], links, union)
         return found

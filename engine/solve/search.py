@@ -20,10 +20,11 @@ at once; a successor without a YOU object is a dead end and is never queued. A
 search whose queue runs dry has expanded every reachable position, whatever its
 order, so any strategy may answer ``unsolvable``.
 
-Memory bounds a search, so the visited set holds only the positions' int keys
-(about 40 bytes each) and the tree is flat arrays — the parent index and the move
-of every queued position — never a dict of tuples. ``bench/bench_solver.py``
-measures the bytes per state.
+Memory bounds a search, so the positions kept are a
+:class:`~engine.solve.table.PositionTable` (their keys' bytes, no object each) and
+the tree is flat arrays — the parent number and the move of every kept position —
+never a dict of tuples; breadth-first's queue is the table's own order.
+``bench/bench_solver.py`` measures the bytes per position.
 
 Stopping: ``max_states`` (positions expanded, over all stages), ``timeout``
 (seconds) and ``cancel`` are checked before every expansion, so a cancel is seen
@@ -36,7 +37,6 @@ from __future__ import annotations
 import heapq
 import time
 from array import array
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -45,10 +45,11 @@ from typing import Any, Protocol
 from engine.model import Level
 from engine.solve.heuristic import Heuristic
 from engine.solve.level import DIRECTIONS, CompactLevel
+from engine.solve.table import PositionTable
 
 DEFAULT_MAX_STATES = 1_000_000
 DEFAULT_WEIGHT = 5
-AUTO_BFS_STATES = 30_000
+AUTO_BFS_STATES = 60_000  # twice the first budget: breadth-first got about twice as fast
 AUTO_ASTAR_STATES = 60_000
 _LETTERS = "".join(d.letter for d in DIRECTIONS)
 
@@ -166,7 +167,10 @@ def solve(
     used = strategy
     for used, stage_weight, allowed in stages:
         search.cap = min(max_states, search.expanded + allowed)
-        answer = search.bfs() if used is Strategy.BFS else search.best_first(stage_weight)
+        try:
+            answer = search.bfs() if used is Strategy.BFS else search.best_first(stage_weight)
+        except _StoppedError as stopped:
+            answer = (SolveStatus.LIMIT, "", stopped.reason)
         if answer[2] != "stage":
             break
     status, moves, stopped_by = answer
@@ -175,8 +179,15 @@ def solve(
     shortest = status is SolveStatus.SOLVED and used is Strategy.BFS
     seconds = time.perf_counter() - began
     return SolveResult(
-        status, moves, search.expanded, seconds, used, shortest, stopped_by, len(search.parent)
+        status, moves, search.expanded, seconds, used, shortest, stopped_by, len(search.table)
     )
+
+
+class _StoppedError(Exception):
+    """A cancel or timeout seen while the position table grew."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
 
 class _Search:
@@ -202,12 +213,15 @@ class _Search:
         self.began = began
         self.next_report = began + interval
         self.expanded = 0
+        self.frontier = self.depth = 0  # as last reported
         self.heuristic: Heuristic | None = None
-        self.parent = array("i")  # parent index of every queued position
+        self.table = PositionTable(self.pause)  # every position kept, numbered in order
+        self.parent = array("i")  # parent number of every kept position
         self.via = bytearray()  # direction index that reached it
 
     def stop_reason(self, frontier: int, depth: int) -> str | None:
         """Why to stop before the next expansion (``None`` to go on); reports progress."""
+        self.frontier, self.depth = frontier, depth
         if self.expanded >= self.cap:
             return "max-states" if self.expanded >= self.max_states else "stage"
         if self.cancelled is not None and self.cancelled():
@@ -220,6 +234,17 @@ class _Search:
                 self.next_report = now + self.interval
                 self.progress(SolveProgress(self.expanded, frontier, depth, now - self.began))
         return None
+
+    def pause(self) -> None:
+        """Honour a cancel or a timeout, and report progress, in a long table growth."""
+        if self.cancelled is not None and self.cancelled():
+            raise _StoppedError("cancel")
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
+            raise _StoppedError("timeout")
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + self.interval
+            self.progress(SolveProgress(self.expanded, self.frontier, self.depth, now - self.began))
 
     def path(self, index: int, last: int) -> str:
         letters = [_LETTERS[last]]
@@ -237,6 +262,8 @@ class _Search:
             return SolveStatus.UNSOLVABLE, "", None
         self.parent = array("i", [-1])
         self.via = bytearray(b"\xff")
+        self.table = PositionTable(self.pause)
+        self.table.add(compact.start_key)
         return None
 
     def bfs(self) -> _Answer:
@@ -245,31 +272,27 @@ class _Search:
         if early is not None:
             return early
         compact = self.compact
-        successor, expansion = compact.successor, compact.expansion
-        seen = {compact.start_key}
-        queue = deque([compact.start_key])
+        children = compact.children
+        table = self.table
+        add, key_of = table.add, table.key
         parent, via = self.parent, self.via
         index, depth, layer_end = 0, 0, 1
-        while queue:
-            stop = self.stop_reason(len(queue), depth)
+        while index < len(table):
+            stop = self.stop_reason(len(table) - index, depth)
             if stop is not None:
                 return SolveStatus.LIMIT, "", stop
             if index == layer_end:
-                depth, layer_end = depth + 1, len(parent)
+                depth, layer_end = depth + 1, len(table)
             self.expanded += 1
-            ex = expansion(queue.popleft())
-            for d in range(4):
-                out = successor(ex, d)
-                if out is None:
+            for direction, child in enumerate(children(key_of(index))):
+                if child is None:
                     continue
-                child, won, control = out
+                key, won, control = child
                 if won:
-                    return SolveStatus.SOLVED, self.path(index, d), None
-                if control and child not in seen:  # without YOU no later turn is accepted
-                    seen.add(child)
+                    return SolveStatus.SOLVED, self.path(index, direction), None
+                if control and add(key) >= 0:  # without YOU no later turn is accepted
                     parent.append(index)
-                    via.append(d)
-                    queue.append(child)
+                    via.append(direction)
             index += 1
         return SolveStatus.UNSOLVABLE, "", None
 
@@ -281,38 +304,45 @@ class _Search:
         compact = self.compact
         if self.heuristic is None:
             self.heuristic = Heuristic(compact)  # its caches serve every stage
-        estimate = self.heuristic.of
-        successor, expansion = compact.successor, compact.expansion
-        start = compact.start_key
-        seen = {start}
+        heuristic = self.heuristic
+        children = compact.children
+        table = self.table
+        add, key_of = table.add, table.key
         moves = array("i", [0])
-        h = estimate(start)
-        heap: list[tuple[int, int, int, int]] = [(weight * h, h, 0, start)]
+        h = heuristic.of(compact.start_key)
+        heap: list[tuple[int, int, int]] = [(weight * h, h, 0)]
         parent, via = self.parent, self.via
         deepest = 0
         while heap:
             stop = self.stop_reason(len(heap), deepest)
             if stop is not None:
                 return SolveStatus.LIMIT, "", stop
-            _, _, index, key = heapq.heappop(heap)
+            _, _, index = heapq.heappop(heap)
             self.expanded += 1
-            ex = expansion(key)
             g = moves[index] + 1
             deepest = max(deepest, g)
-            for d in range(4):
-                out = successor(ex, d)
-                if out is None:
+            key = key_of(index)
+            context = None
+            for direction, child in enumerate(children(key)):
+                if child is None:
                     continue
-                child, won, control = out
+                child_key, won, control = child
                 if won:
-                    return SolveStatus.SOLVED, self.path(index, d), None
-                if control and child not in seen:
-                    seen.add(child)
-                    parent.append(index)
-                    via.append(d)
-                    moves.append(g)
-                    h = estimate(child)
-                    heapq.heappush(heap, (g + weight * h, h, len(parent) - 1, child))
+                    return SolveStatus.SOLVED, self.path(index, direction), None
+                if control:
+                    number = add(child_key)
+                    if number >= 0:
+                        parent.append(index)
+                        via.append(direction)
+                        moves.append(g)
+                        if context is None:
+                            context = heuristic.context(key)
+                        h = (
+                            heuristic.of(child_key)
+                            if context is None
+                            else heuristic.after(context, key, child_key)
+                        )
+                        heapq.heappush(heap, (g + weight * h, h, number))
         return SolveStatus.UNSOLVABLE, "", None
 
 

@@ -2,9 +2,9 @@
 
 A position is a flat vector of small integers, one *field* each:
 
-* ``p[s]`` for every entity slot ``s``: its cell (``y * width + x``) or ``gone``;
-* ``p[phase_base + a]``: the phase of automaton ``a``;
-* ``p[noun_base + s]``: the noun index of slot ``s`` (words carry a pseudo noun,
+* ``vector[slot]`` for every entity slot: its cell (``y * width + x``) or ``gone``;
+* ``vector[phase_base + a]``: the phase of automaton ``a``;
+* ``vector[noun_base + slot]``: the noun index of the slot (words carry a pseudo noun,
   :attr:`Codec.word`, that no rule can name).
 
 That is all the authoritative state there is (spec 04, "Solver transitions include
@@ -73,55 +73,64 @@ class Codec:
             return 3 if noun in word_texts else 4
 
         self.ids: tuple[int, ...] = tuple(sorted(authored, key=lambda i: (rank(i), i)))
-        self.slot_of = {i: s for s, i in enumerate(self.ids)}
+        self.slot_of = {i: slot for slot, i in enumerate(self.ids)}
         self.n = len(self.ids)
         self.is_word: tuple[bool, ...] = tuple(ctx.kinds[i][0] == "word" for i in self.ids)
         self.texts: tuple[str | None, ...] = tuple(ctx.kinds[i][1] for i in self.ids)
-        words = [s for s in range(self.n) if self.is_word[s]]
+        words = [slot for slot in range(self.n) if self.is_word[slot]]
         # words are one contiguous run of slots, so their cells are a slice of the vector
         self.word_lo = words[0] if words else 0
         self.word_hi = words[-1] + 1 if words else 0
-        self.objects: tuple[int, ...] = tuple(s for s in range(self.n) if not self.is_word[s])
+        self.objects: tuple[int, ...] = tuple(
+            slot for slot in range(self.n) if not self.is_word[slot]
+        )
         # the noun field of an absent object: its authored noun, so absence has one key
         self.rest: tuple[int, ...] = tuple(
-            self.noun_index[authored[i].noun] if not self.is_word[s] else self.word  # type: ignore[union-attr]
-            for s, i in enumerate(self.ids)
+            self.noun_index[authored[i].noun] if not self.is_word[slot] else self.word  # type: ignore[union-attr]
+            for slot, i in enumerate(self.ids)
         )
         self.phase_base = self.n
         self.noun_base = self.n + self.automata
         self.length = self.noun_base + self.n
-        self._bytes = self.length * self.itemsize
+        self.nbytes = self.length * self.itemsize
         self._positions = (1 << (8 * self.n * self.itemsize)) - 1  # the position fields of a key
         self.start = self.vector(start.pieces, start.phases)
-        self._base = 0
-        self._base = self.encode(self.start)
+        self.base = 0
+        self.base = self.encode(self.start)
 
     # -- key <-> vector -------------------------------------------------------
 
-    def encode(self, p: list[int]) -> int:
+    def encode(self, vector: list[int]) -> int:
         """The hashable key of a vector (a non-negative int).
 
         Field ``i`` is bits ``i * 8 * itemsize`` onwards of ``key ^ base``, so a
         caller may also change a key arithmetically (see :meth:`shift`).
         """
         if self.itemsize == 1:
-            raw = bytes(p)
+            raw = bytes(vector)
         else:
-            values = array("H", p)
+            values = array("H", vector)
             if _SWAP:
                 values.byteswap()
             raw = values.tobytes()
-        return int.from_bytes(raw, "little") ^ self._base
+        return int.from_bytes(raw, "little") ^ self.base
 
     def decode(self, key: int) -> list[int]:
         """The vector of a key; a fresh list the caller may change."""
-        raw = (key ^ self._base).to_bytes(self._bytes, "little")
+        return list(self.fields(self.raw(key)))
+
+    def raw(self, key: int) -> bytes:
+        """The vector of a key as little-endian bytes, ``itemsize`` per field."""
+        return (key ^ self.base).to_bytes(self.nbytes, "little")
+
+    def fields(self, raw: bytes) -> bytes | array[int]:
+        """The fields of :meth:`raw` bytes, indexable: the bytes themselves when one byte each."""
         if self.itemsize == 1:
-            return list(raw)
+            return raw
         values = array("H", raw)
         if _SWAP:
             values.byteswap()
-        return values.tolist()
+        return values
 
     def shift(self, field: int) -> int:
         """The bit offset of ``field`` in a key: ``key ^ ((old ^ new) << shift)`` sets it."""
@@ -182,32 +191,33 @@ class Codec:
             raise ValidationError(x.located(pack=None, level=self.ctx.level.id) for x in problems)
         return p
 
-    def pieces(self, p: list[int]) -> tuple[Piece, ...]:
+    def pieces(self, vector: Sequence[int]) -> tuple[Piece, ...]:
         """The public engine's pieces of a vector: present entities, ascending id."""
         out: list[Piece] = []
-        for s, i in enumerate(self.ids):
-            c = p[s]
-            if c == self.gone:
+        for slot, i in enumerate(self.ids):
+            cell = vector[slot]
+            if cell == self.gone:
                 continue
-            name = self.texts[s] if self.is_word[s] else self.nouns[p[self.noun_base + s]]
+            if self.is_word[slot]:
+                kind, name = "word", self.texts[slot]
+            else:
+                kind, name = "object", self.nouns[vector[self.noun_base + slot]]
             assert name is not None
-            out.append(
-                (i, "word" if self.is_word[s] else "object", name, c % self.width, c // self.width)
-            )
+            out.append((i, kind, name, cell % self.width, cell // self.width))
         out.sort()
         return tuple(out)
 
-    def phases(self, p: list[int]) -> tuple[int, ...]:
-        return tuple(p[self.phase_base : self.noun_base])
+    def phases(self, vector: Sequence[int]) -> tuple[int, ...]:
+        return tuple(vector[self.phase_base : self.noun_base])
 
-    def word_tiles(self, p: list[int]) -> list[tuple[int, str, int, int]]:
+    def word_tiles(self, vector: Sequence[int]) -> list[tuple[int, str, int, int]]:
         """The words of a vector as the parser reads them, ascending id."""
         tiles = []
-        for s in range(self.word_lo, self.word_hi):
-            c = p[s]
-            if c != self.gone:
-                text = self.texts[s]
+        for slot in range(self.word_lo, self.word_hi):
+            cell = vector[slot]
+            if cell != self.gone:
+                text = self.texts[slot]
                 assert text is not None
-                tiles.append((self.ids[s], text, c % self.width, c // self.width))
+                tiles.append((self.ids[slot], text, cell % self.width, cell // self.width))
         tiles.sort()
         return tiles

@@ -1,26 +1,30 @@
-"""The general turn of the compact path: every phase of engine/play/turn.py on vectors.
+"""The general turn of the compact path: the phases of :mod:`engine.play.phases` on vectors.
 
 :class:`TurnResolver` resolves one intent from an :class:`Expansion` (a settled
-position unpacked once for its four turns) in the public engine's order — player
-movement, parse + transform, automata, parse + transform, FRAIL checkpoint, SINK,
-DEFEAT, WIN, re-read if a word was destroyed — with the same rejections (no mover
-moved, parse budget exceeded), and without event records.
+position unpacked once for its four turns) with a method for each phase of the
+public turn, under the same name and in the same order —
+``player_movement``, ``parse_and_transform``, ``automaton_movement``,
+``parse_and_transform``, ``frail_checkpoint``, ``contacts``, ``reread_rules`` —
+with the same rejections (no mover moved, parse budget exceeded) and without
+event records. It takes the resolution order of movers
+(:func:`~engine.play.phases.front_first`) and the automata's beats
+(:func:`~engine.play.phases.automaton_beats`) from the public turn.
 
-Where the public engine iterates in id order only to order event entries, this
-path iterates in any order: SINK, DEFEAT, transformation and crumble outcomes do
-not depend on it. Movers are still sorted front-first, ties by id. When no word
-moved, no noun changed and the position had no pending contact, contacts can only
-happen in cells that gained an entity, so only those are looked at.
+Where the public turn iterates in id order only to order event entries, this path
+iterates in any order: SINK, DEFEAT, transformation and crumble outcomes do not
+depend on it. When no word moved, no noun changed and the position had no pending
+contact, contacts can only happen in cells that gained an entity, so only those
+are looked at.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
 
-from engine.context import LevelContext
-from engine.model import MoveStep
-from engine.play.board import Direction
+from engine.play.phases import automaton_beats, front_first
+from engine.solve.grid import Grid
+from engine.solve.position import Crumbles, Expansion, Occupancy
 from engine.solve.rules import (
     BLOCKS,
     CARRY,
@@ -35,296 +39,374 @@ from engine.solve.rules import (
 )
 from engine.solve.state_codec import Codec
 
-#: Directions in search order; a direction's index is its position here.
-DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
 
-Occupancy = dict[int, tuple[int, ...]]  # cell -> slots; tuples, so copies can share them
-Crumbles = list[tuple[int, str, str | None]]  # (id, from, to) per crumbled object
+class Moved(IntEnum):
+    """What a movement phase did."""
 
-
-@dataclass(slots=True)
-class Expansion:
-    """One settled position unpacked for its four turns (shared, never changed)."""
-
-    key: int
-    p: list[int]
-    occ: Occupancy
-    meaning: Meaning
-    bits: list[int]  # property bits of every slot under ``meaning``
-    movers: list[int]  # YOU objects
-    pending: bool  # a contact its own rules would resolve: only a restored, unsettled position
-    links: bool  # some object's noun has a transformation link under ``meaning``
-    simple: bool  # YOU, and no link, carrier, FRAIL or pending contact: walks are arithmetic
+    NOTHING = -1  # every mover was blocked
+    OBJECTS = 0  # only objects moved: the rules stand
+    WORDS = 1  # a word moved: the rules must be read again
 
 
 class TurnResolver:
-    """The per-level tables of turn resolution, and the turn itself."""
+    """One level's general turn: its per-level tables and the phases."""
 
-    def __init__(self, ctx: LevelContext, codec: Codec, meanings: Meanings) -> None:
+    def __init__(self, codec: Codec, meanings: Meanings, grid: Grid) -> None:
         self.codec = codec
         self.meanings = meanings
-        w, h = ctx.width, ctx.height
-        self._next = [
-            [
-                c + d.dx + d.dy * w if 0 <= c % w + d.dx < w and 0 <= c // w + d.dy < h else -1
-                for c in range(w * h)
-            ]
-            for d in DIRECTIONS
+        self.grid = grid
+        automata = codec.ctx.automata
+        #: per automaton, the direction index of each beat, -1 for a wait
+        self.beats: list[tuple[int, ...]] = [
+            tuple(-1 if beat is None else grid.index[beat] for beat in automaton_beats(a))
+            for a in automata
         ]
-        self._ahead = [[(c % w) * d.dx + (c // w) * d.dy for c in range(w * h)] for d in DIRECTIONS]
-        index_of = {(d.dx, d.dy): k for k, d in enumerate(DIRECTIONS)}
-        self._beats = [
-            tuple(index_of[(s.dx, s.dy)] if isinstance(s, MoveStep) else -1 for s in a.pattern)
-            for a in ctx.automata
-        ]
-        self._leaves: dict[int, int | None] | None = None
-        if ctx.leaves is not None:
+        #: noun index -> the noun index a crumbling object leaves (None: it is removed);
+        #: None when the level has not opted into FRAIL
+        self.leftovers: dict[int, int | None] | None = None
+        #: the settled start's occupancy; a position's is this, corrected for what moved
+        self.start_occupancy: Occupancy = {}
+        for slot in range(codec.n):
+            cell = codec.start[slot]
+            if cell != codec.gone:
+                self.start_occupancy[cell] = (*self.start_occupancy.get(cell, ()), slot)
+        leaves = codec.ctx.leaves
+        if leaves is not None:
             index = codec.noun_index
-            self._leaves = {
-                k: (index[ctx.leaves[n]] if n in ctx.leaves else None) for n, k in index.items()
+            self.leftovers = {
+                k: (index[leaves[noun]] if noun in leaves else None) for noun, k in index.items()
             }
-        self._n, self._nb, self._gone = codec.n, codec.noun_base, codec.gone
-        self._lo, self._hi = codec.word_lo, codec.word_hi
 
     def turn(
-        self, ex: Expansion, d: int, crumbled: Crumbles | None = None
+        self, expansion: Expansion, direction: int, crumbled: Crumbles | None = None
     ) -> tuple[list[int], bool, bool] | None:
-        """Resolve one intent: the settled vector, won and control; ``None`` if rejected."""
-        movers = ex.movers
-        if not movers:
+        """Resolve one intent: the settled vector, won and control; ``None`` if rejected.
+
+        ``crumbled`` collects ``(id, from, to)`` per crumbled object, ascending id.
+        """
+        if not expansion.movers:
             return None
-        p = ex.p.copy()
-        occ = ex.occ.copy()
+        vector = list(expansion.vector)
+        occupancy = self.occupancy(expansion).copy()
         left: list[int] = []  # cells an entity moved out of
         arrived: list[int] = []  # cells an entity moved into
-        if len(movers) > 1:
-            ahead, ids = self._ahead[d], self.codec.ids
-            movers = sorted(movers, key=lambda s: (-ahead[p[s]], ids[s]))
-        moved = self._move(p, occ, ex.bits, movers, d, left, arrived)
-        if moved < 0:
+        moved = self.player_movement(expansion, vector, occupancy, direction, left, arrived)
+        if moved == Moved.NOTHING:
             return None
-        first = meaning = ex.meaning
-        if moved:
-            found = self.meanings.of(p)
-            if found is None:
-                return None
-            meaning = found
-        stale = meaning is not first  # ex.bits no longer describe the slots
         done: set[int] = set()  # objects that used their noun link this turn
-        if (ex.links or stale) and meaning.links and self._transform(p, meaning, done):
-            stale = True
-        if self._beats and meaning.union >= CARRY:
-            bits = self._bits(p, meaning) if stale else ex.bits
-            found = self._automata(p, occ, meaning, bits, d, left, arrived)
-            if found is None:
+        read = self.parse_and_transform(
+            vector, expansion.meaning, moved == Moved.WORDS, done, expansion.links
+        )
+        if read is None:
+            return None
+        meaning, stale = read
+        stale = stale or meaning is not expansion.meaning  # expansion.flags are out of date
+        if self.beats and meaning.union >= CARRY:
+            flags = self.slot_flags(vector, meaning) if stale else expansion.flags
+            words = self.automaton_movement(vector, occupancy, flags, left, arrived)
+            read = self.parse_and_transform(vector, meaning, words, done, False)
+            if read is None:
                 return None
-            if found is not meaning:
-                meaning, stale = found, True
-                if meaning.links:
-                    self._transform(p, meaning, done)
-        if self._leaves is not None and left and meaning.union & FRAILS:
-            stale = self._crumble(ex, p, occ, meaning, left, crumbled) or stale
-        bits = self._bits(p, meaning) if stale else ex.bits
-        cells = list(occ) if stale or ex.pending else arrived
-        won, removed, sank = self._contacts(p, occ, bits, meaning.union, cells)
-        if sank:  # a word was destroyed: the settled rules are read again
-            found = self.meanings.of(p)
+            before, (meaning, changed) = meaning, read
+            stale = stale or changed or meaning is not before
+        if self.leftovers is not None and left and meaning.union & FRAILS:
+            stale = (
+                self.frail_checkpoint(expansion, vector, occupancy, meaning, left, crumbled)
+                or stale
+            )
+        flags = self.slot_flags(vector, meaning) if stale else expansion.flags
+        cells = list(occupancy) if stale or expansion.pending else arrived
+        won, removed, sank = self.contacts(vector, occupancy, flags, meaning.union, cells)
+        if sank:
+            found = self.reread_rules(vector)
             if found is None:
                 return None
             meaning = found
         elif not (stale or removed):
-            return p, won, True  # the same YOU objects, still YOU
-        flags, nb, gone = meaning.flags, self._nb, self._gone
-        control = any(flags[p[nb + s]] & YOUS and p[s] != gone for s in self.codec.objects)
-        return p, won, control
+            return vector, won, True  # the same YOU objects, still YOU
+        return vector, won, self.has_control(vector, meaning)
 
-    # -- phases -----------------------------------------------------------------
+    def occupancy(self, expansion: Expansion) -> Occupancy:
+        """Which slots stand in each occupied cell of the expansion's position (cached).
 
-    def _bits(self, p: list[int], meaning: Meaning) -> list[int]:
-        nb = self._nb
-        return list(map(meaning.flags.__getitem__, p[nb : nb + self._n]))
-
-    def _move(
-        self,
-        p: list[int],
-        occ: Occupancy,
-        bits: list[int],
-        movers: list[int],
-        d: int,
-        left: list[int],
-        arrived: list[int],
-    ) -> int:
-        """Move ``movers`` (in resolution order) one cell along ``d`` with atomic pushes.
-
-        Returns -1 when no mover moved, 1 when a word moved, else 0.
+        The start's occupancy, corrected for the slots whose position differs from
+        the start's, so its cost follows what moved, not the board.
         """
-        nxt, lo, hi = self._next[d], self._lo, self._hi
-        result = -1
-        for m in movers:
-            chain = [m]
-            cell = nxt[p[m]]
-            while cell >= 0:
-                here = occ.get(cell)
-                if not here:
-                    break
-                if len(here) == 1:
-                    f = bits[here[0]]
-                    if f & BLOCKS:
-                        cell = -1
-                        break
-                    if not f & PUSHES:
-                        break
-                    chain.append(here[0])
-                else:
-                    if any(bits[s] & BLOCKS for s in here):
-                        cell = -1
-                        break
-                    pushed = [s for s in here if bits[s] & PUSHES]
-                    if not pushed:
-                        break
-                    chain += pushed
-                cell = nxt[cell]
-            if cell < 0:
-                continue  # the edge or a STOP: nothing in the chain moves
-            if result < 0:
-                result = 0
-            for s in chain:
-                a = p[s]
-                b = nxt[a]
-                here = occ[a]
-                occ[a] = () if len(here) == 1 else tuple([x for x in here if x != s])
-                there = occ.get(b)
-                occ[b] = (*there, s) if there else (s,)
-                p[s] = b
-                left.append(a)
-                arrived.append(b)
-                if lo <= s < hi:
-                    result = 1
-        return result
+        if expansion.occupancy is not None:
+            return expansion.occupancy
+        codec, vector = self.codec, expansion.vector
+        gone, start = codec.gone, codec.start
+        occupancy = self.start_occupancy.copy()
+        for slot in codec.changed_slots(expansion.key):
+            origin, cell = start[slot], vector[slot]
+            if origin != gone:
+                here = occupancy[origin]
+                occupancy[origin] = () if len(here) == 1 else tuple([x for x in here if x != slot])
+            if cell != gone:
+                there = occupancy.get(cell)
+                occupancy[cell] = (*there, slot) if there else (slot,)
+        expansion.occupancy = occupancy
+        return occupancy
 
-    def _transform(self, p: list[int], meaning: Meaning, done: set[int]) -> bool:
-        """At most one noun link per object per turn; whether any object changed."""
-        links, nb, gone = meaning.links, self._nb, self._gone
-        changed = False
-        for s in self.codec.objects:
-            if p[s] != gone and s not in done:
-                target = links.get(p[nb + s])
-                if target is not None:
-                    p[nb + s] = target
-                    done.add(s)
-                    changed = True
-        return changed
+    def slot_flags(self, vector: Sequence[int], meaning: Meaning) -> list[int]:
+        """The property bits of every slot under ``meaning``."""
+        noun_base = self.codec.noun_base
+        return list(map(meaning.flags.__getitem__, vector[noun_base : noun_base + self.codec.n]))
 
-    def _automata(
+    def has_control(self, vector: list[int], meaning: Meaning) -> bool:
+        """Whether some present object is YOU under ``meaning``."""
+        flags, noun_base, gone = meaning.flags, self.codec.noun_base, self.codec.gone
+        return any(
+            flags[vector[noun_base + slot]] & YOUS and vector[slot] != gone
+            for slot in self.codec.objects
+        )
+
+    # -- the phases, in order -----------------------------------------------------
+
+    def player_movement(
         self,
-        p: list[int],
-        occ: Occupancy,
-        meaning: Meaning,
-        bits: list[int],
-        d: int,
+        expansion: Expansion,
+        vector: list[int],
+        occupancy: Occupancy,
+        direction: int,
         left: list[int],
         arrived: list[int],
-    ) -> Meaning | None:
-        """Automaton beats in authored order; the meaning to use after them.
+    ) -> Moved:
+        """Phase 1: every YOU object takes the intent, front-first; what moved."""
+        movers = expansion.movers
+        if len(movers) > 1:
+            movers = self.front_first(movers, direction, vector)
+        return self.move_group(vector, occupancy, expansion.flags, movers, direction, left, arrived)
+
+    def parse_and_transform(
+        self, vector: list[int], meaning: Meaning, words_moved: bool, done: set[int], links: bool
+    ) -> tuple[Meaning, bool] | None:
+        """Phases 2 and 4: the rules after the words moved, then one noun link per object.
+
+        Returns the meaning and whether a noun changed; ``None`` when the words
+        exceed the parse budget (the turn is rejected). ``links`` says that some
+        object may have a link under ``meaning``; a new meaning always may.
+        """
+        if words_moved:
+            found = self.meanings.of(vector)
+            if found is None:
+                return None
+            links = links or found is not meaning
+            meaning = found
+        changed = bool(links and meaning.links and self.transform(vector, meaning, done))
+        return meaning, changed
+
+    def automaton_movement(
+        self,
+        vector: list[int],
+        occupancy: Occupancy,
+        flags: list[int],
+        left: list[int],
+        arrived: list[int],
+    ) -> bool:
+        """Phase 3: automaton beats in authored order; whether a word moved.
 
         Carriers are chosen once, from the rules after the player phase; a beat
-        moves them front-first like YOU. Returns ``None`` when the words the
-        beats moved exceed the parse budget.
+        moves them front-first like YOU. An automaton without carriers pauses.
         """
-        gone, pb = self._gone, self.codec.phase_base
+        codec = self.codec
+        gone, phase_base = codec.gone, codec.phase_base
         carriers = [
-            [s for s in self.codec.objects if bits[s] & (CARRY << a) and p[s] != gone]
-            for a in range(len(self._beats))
+            [slot for slot in codec.objects if flags[slot] & (CARRY << a) and vector[slot] != gone]
+            for a in range(len(self.beats))
         ]
         words = False
-        for a, ids in enumerate(carriers):
-            if not ids:
+        for a, slots in enumerate(carriers):
+            if not slots:
                 continue  # no carrier after the player phase: the automaton pauses
-            beats = self._beats[a]
-            phase = p[pb + a]
+            beats = self.beats[a]
+            phase = vector[phase_base + a]
             beat = beats[phase]
             if beat >= 0:
-                if len(ids) > 1:
-                    ahead, order = self._ahead[beat], self.codec.ids
-                    ids = sorted(ids, key=lambda s: (-ahead[p[s]], order[s]))
-                words = self._move(p, occ, bits, ids, beat, left, arrived) > 0 or words
-            p[pb + a] = (phase + 1) % len(beats)
-        return self.meanings.of(p) if words else meaning
+                if len(slots) > 1:
+                    slots = self.front_first(slots, beat, vector)
+                moved = self.move_group(vector, occupancy, flags, slots, beat, left, arrived)
+                words = moved == Moved.WORDS or words
+            vector[phase_base + a] = (phase + 1) % len(beats)
+        return words
 
-    def _crumble(
+    def frail_checkpoint(
         self,
-        ex: Expansion,
-        p: list[int],
-        occ: Occupancy,
+        expansion: Expansion,
+        vector: list[int],
+        occupancy: Occupancy,
         meaning: Meaning,
         left: list[int],
         crumbled: Crumbles | None,
     ) -> bool:
-        """The FRAIL checkpoint; whether any object crumbled.
+        """Phase 5: crumble every FRAIL object a distinct occupant left alone; whether any did.
 
         An object crumbles when it was FRAIL at the start and still is, did not
         move, shared its cell at the start and is alone there now. Only a cell an
         entity moved out of can be such a cell.
         """
-        c, nb, p0, occ0 = self.codec, self._nb, ex.p, ex.occ
-        leaves, flags, start_flags = self._leaves, meaning.flags, ex.meaning.flags
-        assert leaves is not None
+        codec, noun_base = self.codec, self.codec.noun_base
+        before, occupancy_before = expansion.vector, self.occupancy(expansion)
+        leftovers, flags, flags_before = self.leftovers, meaning.flags, expansion.meaning.flags
+        assert leftovers is not None
         crumbling = []
         for cell in set(left):
-            here = occ.get(cell)
-            if here and len(here) == 1 and len(occ0.get(cell, ())) > 1:
-                s = here[0]
-                if p0[s] == cell and flags[p[nb + s]] & FRAILS and start_flags[p0[nb + s]] & FRAILS:
-                    crumbling.append(s)
-        crumbling.sort(key=c.ids.__getitem__)
-        for s in crumbling:
-            before = p[nb + s]
-            after = leaves[before]
+            here = occupancy.get(cell)
+            if here and len(here) == 1 and len(occupancy_before.get(cell, ())) > 1:
+                slot = here[0]
+                if (
+                    before[slot] == cell
+                    and flags[vector[noun_base + slot]] & FRAILS
+                    and flags_before[before[noun_base + slot]] & FRAILS
+                ):
+                    crumbling.append(slot)
+        crumbling.sort(key=codec.ids.__getitem__)
+        for slot in crumbling:
+            noun = vector[noun_base + slot]
+            leftover = leftovers[noun]
             if crumbled is not None:
                 crumbled.append(
-                    (c.ids[s], c.nouns[before], None if after is None else c.nouns[after])
+                    (
+                        codec.ids[slot],
+                        codec.nouns[noun],
+                        None if leftover is None else codec.nouns[leftover],
+                    )
                 )
-            if after is None:
-                self._remove(p, occ, s)
+            if leftover is None:
+                self.remove(vector, occupancy, slot)
             else:
-                p[nb + s] = after
+                vector[noun_base + slot] = leftover
         return bool(crumbling)
 
-    def _remove(self, p: list[int], occ: Occupancy, s: int) -> None:
-        cell = p[s]
-        occ[cell] = tuple([x for x in occ[cell] if x != s])
-        p[s] = self._gone
-        p[self._nb + s] = self.codec.rest[s]  # one key per absence, whatever the noun was
-
-    def _contacts(
-        self, p: list[int], occ: Occupancy, bits: list[int], union: int, cells: Any
+    def contacts(
+        self,
+        vector: list[int],
+        occupancy: Occupancy,
+        flags: list[int],
+        union: int,
+        cells: Iterable[int],
     ) -> tuple[bool, bool, bool]:
-        """SINK, then DEFEAT, then WIN in ``cells``: (won, removed any, a word sank)."""
+        """Phase 6: SINK, then DEFEAT, then WIN in ``cells``: (won, removed any, a word sank)."""
         removed = sank = False
+        word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
         if union & SINKS:
             sinking = [
                 cell
                 for cell in cells
-                if len(occ[cell]) > 1 and any(bits[s] & SINKS for s in occ[cell])
+                if len(occupancy[cell]) > 1 and any(flags[slot] & SINKS for slot in occupancy[cell])
             ]
             for cell in set(sinking):
-                for s in occ[cell]:
-                    sank = sank or self._lo <= s < self._hi
-                    self._remove(p, occ, s)
+                for slot in occupancy[cell]:
+                    sank = sank or word_lo <= slot < word_hi
+                    self.remove(vector, occupancy, slot)
                 removed = True
         if union & DEFEATS and union & YOUS:
             for cell in list(cells):
-                here = occ[cell]
-                if any(bits[s] & DEFEATS for s in here):
-                    for s in here:
-                        if bits[s] & YOUS:
-                            self._remove(p, occ, s)
+                here = occupancy[cell]
+                if any(flags[slot] & DEFEATS for slot in here):
+                    for slot in here:
+                        if flags[slot] & YOUS:
+                            self.remove(vector, occupancy, slot)
                             removed = True
         won = False
         if union & WINS and union & YOUS:
             for cell in cells:
-                here = occ[cell]
-                if any(bits[s] & YOUS for s in here) and any(bits[s] & WINS for s in here):
+                here = occupancy[cell]
+                if any(flags[slot] & YOUS for slot in here) and any(
+                    flags[slot] & WINS for slot in here
+                ):
                     won = True
                     break
         return won, removed, sank
+
+    def reread_rules(self, vector: list[int]) -> Meaning | None:
+        """Phase 7, when a word was destroyed: the settled meaning (``None`` over budget)."""
+        return self.meanings.of(vector)
+
+    # -- the parts the phases share -----------------------------------------------
+
+    def front_first(self, movers: list[int], direction: int, vector: list[int]) -> list[int]:
+        """:func:`engine.play.phases.front_first` on slots: the order movers resolve in."""
+        progress, ids = self.grid.progress[direction], self.codec.ids
+        return front_first(
+            movers, [progress[vector[slot]] for slot in movers], [ids[slot] for slot in movers]
+        )
+
+    def move_group(
+        self,
+        vector: list[int],
+        occupancy: Occupancy,
+        flags: list[int],
+        movers: list[int],
+        direction: int,
+        left: list[int],
+        arrived: list[int],
+    ) -> Moved:
+        """Move ``movers`` (in resolution order) one cell along ``direction`` with atomic pushes.
+
+        Returns what moved.
+        """
+        step = self.grid.step[direction]
+        word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
+        result = Moved.NOTHING
+        for mover in movers:
+            chain = [mover]
+            cell = step[vector[mover]]
+            while cell >= 0:
+                here = occupancy.get(cell)
+                if not here:
+                    break
+                if len(here) == 1:
+                    bits = flags[here[0]]
+                    if bits & BLOCKS:
+                        cell = -1
+                        break
+                    if not bits & PUSHES:
+                        break
+                    chain.append(here[0])
+                else:
+                    if any(flags[slot] & BLOCKS for slot in here):
+                        cell = -1
+                        break
+                    pushed = [slot for slot in here if flags[slot] & PUSHES]
+                    if not pushed:
+                        break
+                    chain += pushed
+                cell = step[cell]
+            if cell < 0:
+                continue  # the edge or a STOP: nothing in the chain moves
+            if result == Moved.NOTHING:
+                result = Moved.OBJECTS
+            for slot in chain:
+                origin = vector[slot]
+                target = step[origin]
+                here = occupancy[origin]
+                occupancy[origin] = () if len(here) == 1 else tuple([x for x in here if x != slot])
+                there = occupancy.get(target)
+                occupancy[target] = (*there, slot) if there else (slot,)
+                vector[slot] = target
+                left.append(origin)
+                arrived.append(target)
+                if word_lo <= slot < word_hi:
+                    result = Moved.WORDS
+        return result
+
+    def transform(self, vector: list[int], meaning: Meaning, done: set[int]) -> bool:
+        """At most one noun link per object per turn; whether any object changed."""
+        links, noun_base, gone = meaning.links, self.codec.noun_base, self.codec.gone
+        changed = False
+        for slot in self.codec.objects:
+            if vector[slot] != gone and slot not in done:
+                target = links.get(vector[noun_base + slot])
+                if target is not None:
+                    vector[noun_base + slot] = target
+                    done.add(slot)
+                    changed = True
+        return changed
+
+    def remove(self, vector: list[int], occupancy: Occupancy, slot: int) -> None:
+        """Take ``slot`` off the board; its noun field returns to the authored noun."""
+        cell = vector[slot]
+        occupancy[cell] = tuple([x for x in occupancy[cell] if x != slot])
+        vector[slot] = self.codec.gone
+        vector[self.codec.noun_base + slot] = self.codec.rest[slot]  # one key per absence

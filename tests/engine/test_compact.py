@@ -10,7 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, ValidationError, load_level
+from engine.play import phases
+from engine.play.phases import STEP_PHASES
 from engine.solve.level import DIRECTIONS, CompactLevel
+from engine.solve.turn import TurnResolver
+from engine.solve.walk import Shortcut
 from tests.support import grid_level, ids_of, keke_corpus, keke_level
 
 FRAIL_MAP = [
@@ -194,3 +198,45 @@ def test_cached_line_meanings_equal_the_public_parser(words: list[tuple[str, int
     lo, hi = compact.codec.word_lo, compact.codec.word_hi
     p2[lo:hi] = reversed(p[lo:hi])
     assert compact.meanings.of(p2) is compact.meanings.direct(p2)
+
+
+def test_the_compact_turn_runs_the_public_turns_phases_by_name() -> None:
+    """Issue 11: the compact path is built from the public turn's phases, not a copy of it."""
+    assert not issubclass(CompactLevel, TurnResolver)
+    for name in STEP_PHASES:
+        assert callable(getattr(phases, name)), name
+        assert callable(getattr(TurnResolver, name)), name
+
+
+def test_the_walk_shortcut_agrees_with_the_full_turn_wherever_it_answers() -> None:
+    answered = 0
+    for record in keke_corpus()["levels"][:30]:
+        compact = CompactLevel(keke_level(record))
+        key = compact.start_key
+        for letter in record["solution"]:
+            expansion = compact.expansion(key)
+            walks = []
+            if expansion.simple:
+                walks = compact.walks.walks(
+                    key,
+                    expansion.raw,
+                    expansion.vector,
+                    expansion.flags,
+                    expansion.movers,
+                    expansion.meaning,
+                )
+            for direction, quick in enumerate(walks):
+                full = compact.turns.turn(expansion, direction)
+                expected = None if full is None else compact.codec.encode(full[0])
+                if quick is Shortcut.FULL_TURN:
+                    continue
+                answered += 1
+                if quick is Shortcut.REJECTED:
+                    assert full is None
+                else:
+                    assert full is not None
+                    assert quick == (expected, *full[1:])
+            out = compact.step(key, "UDLR".index(letter))
+            assert out is not None
+            key = out.key
+    assert answered > 500  # the comparison did run: the shortcut answers most turns

@@ -13,8 +13,12 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, SolveProgress, SolveStatus, Strategy, load_level, replay, solve
+from engine.solve import search
+from engine.solve.heuristic import Heuristic
+from engine.solve.level import CompactLevel
+from engine.solve.table import PositionTable
 from tests.engine.test_parity import frail
-from tests.support import grid_level
+from tests.support import grid_level, keke_corpus, keke_level
 
 
 def reference_bfs(level: dict[str, Any], cap: int) -> tuple[str, int, int]:
@@ -350,3 +354,104 @@ def test_result_record() -> None:
 @settings(max_examples=3, deadline=None)
 def test_status_compares_as_a_string(strategy: str) -> None:
     assert solve(grid_level(["BABA IS YOU", "baba . ."]), strategy=strategy).status == "unsolvable"
+
+
+def test_the_incremental_estimate_equals_the_full_one() -> None:
+    """Best-first prices a walk's child from its parent's context: it must not change ``h``."""
+    checked = 0
+    for record in keke_corpus()["levels"][::7]:
+        compact = CompactLevel(keke_level(record))
+        heuristic = Heuristic(compact)
+        frontier, seen = [compact.start_key], {compact.start_key}
+        for key in iter(frontier):
+            if len(seen) > 300:
+                break
+            context = heuristic.context(key)
+            assert context is not None
+            for child in compact.children(key):
+                if child is None or not child[2]:
+                    continue
+                assert heuristic.after(context, key, child[0]) == heuristic.of(child[0])
+                checked += 1
+                if child[0] not in seen:
+                    seen.add(child[0])
+                    frontier.append(child[0])
+    assert checked > 1000
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(
+    small_level(),
+    st.sampled_from(["bfs", "best-first", "auto"]),
+    st.sampled_from([1, 5, 50, 100_000]),
+)
+def test_shortest_is_claimed_only_when_proved(
+    level: dict[str, Any], strategy: str, max_states: int
+) -> None:
+    """Issue 21: ``SolveResult.shortest`` is never true for a result the search did not prove.
+
+    A claim is checked against a breadth-first search with the public engine: the
+    solution must be solved, replay to a win and be as short as the shortest one.
+    """
+    result = solve(level, strategy=strategy, max_states=max_states)
+    event(f"{strategy}: {result.status}, shortest={result.shortest}")
+    if not result.shortest:
+        return
+    status, length, _ = reference_bfs(level, cap=5_000)
+    assert status != "limit"  # small boards: the reference always finishes
+    assert (result.status, status, result.length) == ("solved", "solved", length)
+    assert result.strategy == Strategy.BFS  # only breadth-first proves
+    assert length == 0 or wins(level, result.moves)
+
+
+def test_a_best_first_answer_is_never_claimed_shortest(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the auto strategy's breadth-first stage is cut short, so best-first answers
+    monkeypatch.setattr(search, "AUTO_BFS_STATES", 3)
+    level = grid_level(
+        [
+            "BABA IS YOU . . .",
+            ". . . rock . .",
+            "baba . . rock . flag",
+            "ROCK IS PUSH . . .",
+            "FLAG IS WIN . . .",
+        ]
+    )
+    for strategy in ("auto", "best-first"):
+        result = solve(level, strategy=strategy)
+        assert (result.status, result.strategy) == ("solved", Strategy.BEST_FIRST)
+        assert result.shortest is False
+        assert wins(level, result.moves)
+    proved = solve(level)
+    assert (proved.strategy, proved.shortest) == (Strategy.BFS, True)
+    assert proved.length <= result.length
+
+
+def test_a_cancel_is_honoured_while_the_position_table_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # growing the table's index visits every kept position (seconds past a few
+    # million); it calls the search's pause, which must stop the search at once
+    grew: list[int] = []
+
+    class Growing(PositionTable):
+        def __init__(self, pause: Any = None) -> None:
+            super().__init__(pause)
+            self.hook = pause
+
+        def add(self, key: int) -> int:
+            if grew:
+                grew.append(key)  # an add after the pause: the search went on
+            number = super().add(key)
+            if number == 500 and self.hook is not None:
+                grew.append(key)
+                self.hook()  # what a long growth does
+            return number
+
+    monkeypatch.setattr(search, "PositionTable", Growing)
+    result = solve(OPEN_ROOM, cancel=lambda: bool(grew), max_states=10**6)
+    assert (result.status, result.stopped_by) == ("limit", "cancel")
+    assert len(grew) == 1

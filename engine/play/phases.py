@@ -1,0 +1,412 @@
+"""The phases of a turn, and the parts of them that do not depend on a board's storage.
+
+:mod:`engine.play.turn` runs these phases in the order of :data:`STEP_PHASES` (a
+step) or :data:`SETTLE_PHASES` (the settle at game start and reset):
+
+1. :func:`player_movement`: every YOU object takes the intent, front-first along it,
+   ties by ascending id (:func:`front_first`), each with the atomic push rules
+   (:func:`move_group`); a step that moves nothing is rejected;
+2. :func:`parse_and_transform`: read the rules, then apply at most one noun link per
+   object per turn; a board over the parse budget rejects the step;
+3. :func:`automaton_movement`: automata in authored order, one beat each
+   (:func:`automaton_beats`), their carriers front-first;
+4. :func:`parse_and_transform` again;
+5. :func:`frail_checkpoint`;
+6. :func:`contacts`: SINK, then DEFEAT, then WIN;
+7. :func:`reread_rules`, when a contact destroyed a word.
+
+The compact path (:class:`engine.solve.turn.TurnResolver`) has a method of each
+phase's name that does the same on int vectors, and takes :func:`front_first` and
+:func:`automaton_beats` from here. Every collection here is iterated in id or
+row-major order, so results and event entries never depend on hash order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from engine.context import LevelContext
+from engine.errors import RuleComplexityError
+from engine.model import Automaton, MoveStep
+from engine.play.board import Board, Direction
+from engine.play.events import Json
+from engine.rules import Rule, RuleTable, parse_rules
+from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU
+
+Cell = tuple[int, int]
+Mover = TypeVar("Mover")
+
+#: The phases of an accepted step, in resolution order.
+STEP_PHASES = (
+    "player_movement",
+    "parse_and_transform",
+    "automaton_movement",
+    "parse_and_transform",
+    "frail_checkpoint",
+    "contacts",
+    "reread_rules",
+)
+#: The phases of the settle (game start and reset): no movement, no FRAIL.
+SETTLE_PHASES = ("parse_and_transform", "contacts", "reread_rules")
+
+
+def table_for(ctx: LevelContext, rules: tuple[Rule, ...]) -> RuleTable:
+    return RuleTable.build(rules, ctx.vocabulary)
+
+
+def read_rules(ctx: LevelContext, words: list[tuple[int, str, int, int]]) -> tuple[Rule, ...]:
+    return parse_rules(words, ctx.vocabulary)
+
+
+def carries(table: RuleTable, subject: str | None, prop: str, noun: str) -> bool:
+    """Whether objects of ``noun`` carry the automaton of ``subject`` and ``prop``."""
+    return (subject is None or noun == subject) and table.has(noun, prop)
+
+
+def front_first(
+    movers: Sequence[Mover], progress: Sequence[int], ids: Sequence[int]
+) -> list[Mover]:
+    """Movers in resolution order: furthest along the direction first, ties by ascending id.
+
+    ``progress[k]`` is how far along the direction ``movers[k]`` stands
+    (``x * dx + y * dy``) and ``ids[k]`` its entity id. Player movement and every
+    automaton beat use this order.
+    """
+    order = sorted(zip([-p for p in progress], ids, range(len(movers)), strict=True))
+    return [movers[k] for _, _, k in order]
+
+
+def automaton_beats(automaton: Automaton) -> tuple[Direction | None, ...]:
+    """An automaton's pattern as beats: the direction of each move step, ``None`` to wait."""
+    return tuple(
+        Direction.parse((step.dx, step.dy)) if isinstance(step, MoveStep) else None
+        for step in automaton.pattern
+    )
+
+
+class RejectedTurnError(Exception):
+    """A phase found the step impossible: it changes nothing; ``blocked`` says why."""
+
+    def __init__(self, blocked: list[Json]) -> None:
+        self.blocked = blocked
+
+
+@dataclass(slots=True)
+class TurnWork:
+    """The working state of one step while its phases run."""
+
+    ctx: LevelContext
+    board: Board
+    direction: Direction
+    moved: list[Json] = field(default_factory=list)
+    blocked: list[Json] = field(default_factory=list)
+    transformed: list[Json] = field(default_factory=list)
+    automated: list[Json] = field(default_factory=list)
+    done: set[int] = field(default_factory=set)  # objects that used their link this turn
+    first_mover: int | None = None  # the first YOU object that moved: blocks name it
+
+    def reject_complex(self) -> RejectedTurnError:
+        return RejectedTurnError(
+            [block(self.first_mover, self.direction.label, None, "rule-complexity")]
+        )
+
+
+# -- the phases, in order ---------------------------------------------------------
+
+
+def player_movement(turn: TurnWork, table: RuleTable) -> None:
+    """Phase 1: every YOU object takes the intent; rejects the step if none moved."""
+    board, direction = turn.board, turn.direction
+    movers = [i for i in board.objects() if table.has(board.name[i], YOU)]
+    outcomes = move_group(turn.ctx, board, table, movers, direction, turn.moved)
+    turn.blocked = [
+        block(i, direction.label, blocker, reason)
+        for i, _, _, blocker, reason in outcomes
+        if reason is not None
+    ]
+    turn.first_mover = next((i for i, _, _, _, reason in outcomes if reason is None), None)
+    if turn.first_mover is None:
+        raise RejectedTurnError(turn.blocked)
+
+
+def parse_and_transform(turn: TurnWork, table: RuleTable | None = None) -> RuleTable:
+    """Phases 2 and 4: read the rules (unless ``table`` is still current), then transform.
+
+    Raises:
+        RejectedTurnError: the board exceeds the parse budget.
+    """
+    if table is None:
+        try:
+            table = table_for(turn.ctx, read_rules(turn.ctx, turn.board.words()))
+        except RuleComplexityError:
+            raise turn.reject_complex() from None
+    turn.transformed += transform(turn.board, table, turn.done)
+    return table
+
+
+def automaton_movement(
+    turn: TurnWork, table: RuleTable, phases: tuple[int, ...]
+) -> tuple[tuple[int, ...], bool]:
+    """Phase 3: one beat of each automaton, in authored order; (new phases, words moved).
+
+    Carriers are chosen once, from the rules after the player phase; an automaton
+    without a carrier pauses.
+    """
+    ctx, board = turn.ctx, turn.board
+    carriers = [
+        [i for i in board.objects() if carries(table, a.subject, a.property, board.name[i])]
+        for a in ctx.automata
+    ]
+    new_phases = list(phases)
+    words_before = board.words()
+    for index, (automaton, ids) in enumerate(zip(ctx.automata, carriers, strict=True)):
+        if not ids:
+            continue  # no carrier after the player phase: the automaton pauses
+        step = automaton.pattern[phases[index]]
+        beat = automaton_beats(automaton)[phases[index]]
+        extra = {"cue": step.cue, "sound": step.sound}
+        if beat is not None:
+            outcomes = move_group(ctx, board, table, ids, beat, turn.moved)
+            for i, frm, to, blocker, reason in outcomes:
+                turn.automated.append(
+                    {
+                        "automaton": automaton.id,
+                        "action": "move",
+                        "id": i,
+                        "from": frm,
+                        "to": to,
+                        "blocked": None
+                        if reason is None
+                        else {"blockerId": blocker, "reason": reason},
+                        **extra,
+                    }
+                )
+        else:
+            for i in ids:
+                turn.automated.append(
+                    {
+                        "automaton": automaton.id,
+                        "action": "wait",
+                        "id": i,
+                        "from": None,
+                        "to": None,
+                        "blocked": None,
+                        **extra,
+                    }
+                )
+        new_phases[index] = (phases[index] + 1) % len(automaton.pattern)
+    return tuple(new_phases), board.words() != words_before
+
+
+def frail_checkpoint(
+    ctx: LevelContext,
+    board: Board,
+    table_start: RuleTable,
+    table_now: RuleTable,
+    start: dict[int, tuple[Cell, str]],
+) -> list[Json]:
+    """Phase 5: crumble every FRAIL object that a distinct occupant left alone (spec 04).
+
+    An object crumbles when it was FRAIL at the start of the turn (start noun, start
+    rules) and still is now, has not moved, some other entity that shared its cell at
+    the start has left, and nothing else is in the cell now. ``start`` maps every id
+    to its cell and noun before the turn.
+    """
+    if ctx.leaves is None:
+        return []
+    start_count = Counter(cell for cell, _ in start.values())
+    crumbling: list[int] = []
+    for i in list(board.objects()):
+        cell, start_noun = start[i]
+        if board.pos[i] != cell or board.at(cell) != [i]:
+            continue
+        if not (table_now.has(board.name[i], FRAIL) and table_start.has(start_noun, FRAIL)):
+            continue
+        if start_count[cell] > 1:  # someone else was here and, the cell being ours now, left
+            crumbling.append(i)
+    out: list[Json] = []
+    for i in crumbling:
+        before = board.name[i]
+        after = ctx.leaves.get(before)
+        out.append({"id": i, "from": before, "to": after})
+        if after is None:
+            board.remove(i)
+        else:
+            board.name[i] = after
+    return out
+
+
+Occupant = tuple[int, str, str]  # (id, kind, noun-or-text), one entity of a cell
+
+
+def cell_contacts(
+    cell: Cell, occupants: list[Occupant], table: RuleTable
+) -> tuple[list[Json], list[Json]]:
+    """SINK, then DEFEAT, in one cell whose ``occupants`` are in ascending id.
+
+    Contacts never reach past their cell, so a board's contacts are this, cell by
+    cell: the settle, a turn and an incremental reader (engine.play.reader) all
+    resolve them here. Returns the sunk and the defeated entries (event form).
+    """
+
+    def has(o: Occupant, prop: str) -> bool:
+        return o[1] == "object" and table.has(o[2], prop)
+
+    def entry(o: Occupant, cause: str) -> Json:
+        key = "noun" if o[1] == "object" else "text"
+        return {"id": o[0], key: o[2], "at": [cell[0], cell[1]], "cause": cause}
+
+    if len(occupants) >= 2 and any(has(o, SINK) for o in occupants):
+        return [entry(o, "sink") for o in occupants], []
+    if any(has(o, DEFEAT) for o in occupants):
+        return [], [entry(o, "defeat") for o in occupants if has(o, YOU)]
+    return [], []
+
+
+def cell_won(occupants: Iterable[Occupant], table: RuleTable) -> bool:
+    """WIN in one cell: a YOU object and a WIN object share it (or are the same)."""
+    objects = [o for o in occupants if o[1] == "object"]
+    return any(table.has(o[2], YOU) for o in objects) and any(table.has(o[2], WIN) for o in objects)
+
+
+def contacts(board: Board, table: RuleTable) -> tuple[list[Json], bool]:
+    """Phase 6: SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending.
+
+    Only cells holding an object whose noun has SINK or DEFEAT can see a contact
+    (and only cells with a YOU object a win), so only those are visited: a board of
+    thousands of objects settles in the time its few contact cells take.
+    """
+
+    def occupants(cell: Cell) -> list[Occupant]:
+        return [(i, board.kind[i], board.name[i]) for i in board.at(cell)]
+
+    def cells_with(*props: str) -> list[Cell]:
+        nouns = {n for n, have in table.properties.items() if any(p in have for p in props)}
+        found = {
+            board.pos[i]
+            for i, name in board.name.items()
+            if name in nouns and board.kind[i] == "object"
+        }
+        return sorted(found, key=lambda c: (c[1], c[0]))
+
+    sunk: list[Json] = []
+    defeated: list[Json] = []
+    for cell in cells_with(SINK, DEFEAT):
+        gone_sunk, gone_defeated = cell_contacts(cell, occupants(cell), table)
+        for entry in gone_sunk + gone_defeated:
+            board.remove(entry["id"])
+        sunk += gone_sunk
+        defeated += gone_defeated
+    won = any(cell_won(occupants(c), table) for c in cells_with(YOU))
+    return sunk + defeated, won
+
+
+def reread_rules(turn: TurnWork) -> tuple[Rule, ...]:
+    """Phase 7, when a contact destroyed a word: the settled rules (no transformation).
+
+    Raises:
+        RejectedTurnError: the board exceeds the parse budget.
+    """
+    try:
+        return read_rules(turn.ctx, turn.board.words())
+    except RuleComplexityError:
+        raise turn.reject_complex() from None
+
+
+# -- the parts both phases of movement share --------------------------------------
+
+Outcome = tuple[int, list[int] | None, list[int] | None, int | None, str | None]
+
+
+def move_group(
+    ctx: LevelContext,
+    board: Board,
+    table: RuleTable,
+    movers: list[int],
+    direction: Direction,
+    moved: list[Json],
+) -> list[Outcome]:
+    """Move ``movers`` one cell each along ``direction`` in :func:`front_first` order.
+
+    Returns ``(id, from, to, blockerId, reason)`` per mover in resolution order;
+    ``reason`` is ``None`` for a mover that moved. Every entity that moved is appended
+    to ``moved``: the mover, then each pushed cell outward, ids ascending within a
+    cell; ``pushedBy`` names the lowest id of the cell behind.
+    """
+    dx, dy = direction.dx, direction.dy
+
+    def is_push(i: int) -> bool:
+        return board.kind[i] == "word" or table.has(board.name[i], PUSH)
+
+    def is_stop(i: int) -> bool:
+        return board.kind[i] == "object" and table.has(board.name[i], STOP)
+
+    progress = [board.pos[i][0] * dx + board.pos[i][1] * dy for i in movers]
+    outcomes: list[Outcome] = []
+    for mover in front_first(movers, progress, movers):
+        origin = board.pos[mover]
+        chain = [[mover]]
+        x, y = origin[0] + dx, origin[1] + dy
+        blocker: int | None = None
+        reason: str | None = None
+        while True:
+            if not ctx.in_bounds(x, y):
+                reason = "bounds"
+                break
+            here = board.at((x, y))
+            stops = [i for i in here if is_stop(i) and not is_push(i)]
+            if stops:
+                blocker, reason = stops[0], "stop"
+                break
+            pushed = [i for i in here if is_push(i)]
+            if not pushed:
+                break
+            chain.append(pushed)
+            x, y = x + dx, y + dy
+        if reason is not None:
+            outcomes.append((mover, None, None, blocker, reason))
+            continue
+        for depth, group in enumerate(chain):
+            pusher = None if depth == 0 else chain[depth - 1][0]
+            for i in group:
+                fx, fy = board.pos[i]
+                moved.append(
+                    {"id": i, "from": [fx, fy], "to": [fx + dx, fy + dy], "pushedBy": pusher}
+                )
+        for group in reversed(chain):
+            for i in group:
+                fx, fy = board.pos[i]
+                board.move(i, (fx + dx, fy + dy))
+        outcomes.append((mover, list(origin), [origin[0] + dx, origin[1] + dy], None, None))
+    return outcomes
+
+
+def block(i: int | None, direction: str | None, blocker: int | None, reason: str) -> Json:
+    return {"id": i, "dir": direction, "blockerId": blocker, "reason": reason}
+
+
+def transform_entry(i: int, noun: str, table: RuleTable) -> Json | None:
+    """The transformation record of object ``i`` of ``noun`` under ``table``, if it has a link."""
+    link = table.transforms.get(noun)
+    if link is None:
+        return None
+    target, rule = link
+    return {"id": i, "from": noun, "to": target, "rule": rule.to_dict()}
+
+
+def transform(board: Board, table: RuleTable, done: set[int]) -> list[Json]:
+    """Apply at most one noun link to each object not in ``done`` (and add it there)."""
+    out: list[Json] = []
+    for i in list(board.objects()):
+        if i in done:
+            continue
+        entry = transform_entry(i, board.name[i], table)
+        if entry is None:
+            continue
+        out.append(entry)
+        board.name[i] = entry["to"]
+        done.add(i)
+    return out
