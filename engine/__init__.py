@@ -6,7 +6,13 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
-from engine.limits import MAX_GRID_SIZE, MAX_ID_LENGTH, PARSE_BUDGET, TOKEN_MAX_LENGTH
+from engine.limits import (
+    MAX_GRID_SIZE,
+    MAX_ID_LENGTH,
+    MAX_PREVIEW_BEATS,
+    PARSE_BUDGET,
+    TOKEN_MAX_LENGTH,
+)
 from engine.model import (
     ID_PATTERN,
     Automaton,
@@ -19,12 +25,14 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
+from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
 from engine.packs.load import load_pack
 from engine.packs.save import dump_pack, save_pack, write_atomic
-from engine.packs.validate import load_level
+from engine.packs.validate import check_level, load_level
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
+from engine.play.ghost import AutomatonPath, PathStep
 from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
 from engine.rules import Rule
 from engine.share.codec import ShareError
@@ -37,20 +45,24 @@ __all__ = [
     "ID_PATTERN",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
+    "MAX_PREVIEW_BEATS",
     "OPERATORS",
     "PARSE_BUDGET",
     "TOKEN_MAX_LENGTH",
     "TOKEN_PATTERN",
     "Automaton",
+    "AutomatonPath",
     "Direction",
     "EngineError",
     "FrailMechanic",
     "Game",
+    "LeavesChain",
     "Level",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
     "Pack",
+    "PathStep",
     "Problem",
     "Rule",
     "RuleComplexityError",
@@ -66,9 +78,12 @@ __all__ = [
     "WaitStep",
     "WordEntity",
     "WordRole",
+    "check_level",
     "check_solution",
     "dump_pack",
     "format_moves",
+    "leaves_chains",
+    "leaves_problems",
     "load_level",
     "load_pack",
     "parse_moves",

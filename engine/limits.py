@@ -114,3 +114,13 @@ MAX_PAYLOAD_REPLAY_WORK = 1_000_000
 #: Positions plus entity records of a payload's snapshot (current and history):
 #: restoring one costs about what validating an entity does, like the entity limit.
 MAX_PAYLOAD_SNAPSHOT_RECORDS = 60_000
+
+# ----------------------------------------------------------------- preview limits
+
+#: Beats an automaton preview looks ahead (``Game.preview_automata``). A pattern
+#: repeats, so past its length a preview only retraces; 64 covers every pattern
+#: an author can follow on screen.
+MAX_PREVIEW_BEATS = 64
+#: Carriers one preview walks, over all automata: each walk costs up to
+#: ``beats`` push chains, so this bounds a preview of any board to milliseconds.
+MAX_PREVIEW_CARRIERS = 64
