@@ -92,6 +92,16 @@ VIEW_ACTIONS = (
         checkable=True,
     ),
 )
+AUTOMATA_ACTIONS = (
+    ActionSpec(
+        "actionGhostPreview",
+        "&Ghost Preview",
+        "Ctrl+Shift+G",
+        "",
+        "Show where automaton carriers go next, against the board as it stands",
+        checkable=True,
+    ),
+)
 LEVEL_ACTIONS = (
     ActionSpec(
         "actionAddLevel",

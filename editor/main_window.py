@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.actions import (
+    AUTOMATA_ACTIONS,
     EDIT_ACTIONS,
     FILE_ACTIONS,
     LEVEL_ACTIONS,
@@ -39,8 +40,11 @@ from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.files import PackFiles
 from editor.level_actions import LevelActions
+from editor.panels.automata_panel import AutomataPanel
+from editor.panels.frail_panel import FrailPanel
 from editor.resources import icon
 from editor.settings import EditorSettings
+from editor.tasks.move_zero import MoveZeroFollower
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -98,6 +102,9 @@ class MainWindow(QMainWindow):
         self.level_list = LevelListPanel(self.session)
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.inspector = StackInspector(self.session, self.renderer)
+        self.move_zero = MoveZeroFollower(self.session, self)  # until the shared analysis lands
+        self.automata_panel = AutomataPanel(self.session, self.move_zero, self.canvas)
+        self.frail_panel = FrailPanel(self.session, self.move_zero, self.dialogs, self.canvas)
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
@@ -194,12 +201,12 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionGhostPreview": lambda: self.automata_panel.set_ghost_visible(
+                self.actions_by_id["actionGhostPreview"].isChecked()
+            ),
         }
-        self.actions_by_id.update(
-            build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
-            )
-        )
+        specs = FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + AUTOMATA_ACTIONS
+        self.actions_by_id.update(build_actions(self, specs, handlers))
         self.actions_by_id["actionZoomIn"].setShortcuts(
             [QKeySequence("Ctrl+="), QKeySequence("Ctrl++")]
         )
@@ -278,6 +285,7 @@ class MainWindow(QMainWindow):
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionGhostPreview",
             None,
         )
         self.panels_menu = view.addMenu("&Panels")
@@ -348,6 +356,19 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.docks.add(
+            "automata",
+            "Automata",
+            self.automata_panel,
+            right,
+            tabify_with="history",
+            shortcut="Alt+7",
+        )
+        self.docks.add(
+            "frail", "FRAIL", self.frail_panel, right, tabify_with="automata", shortcut="Alt+8"
+        )
+        self.docks["history"].raise_()
+        self.automata_panel.use_ghost_action(a["actionGhostPreview"])
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()

@@ -1,0 +1,612 @@
+"""The form of the selected automaton: id, carrier, property word, pattern, start phase.
+
+Every field edit is one checked edit (:func:`~editor.panels.authored_edit.checked_edit`):
+the candidate is validated by the engine and stored as one undoable command only
+when the engine accepts that field; otherwise the field shows the engine's message
+and nothing is stored. The form always shows what the document holds, refilled
+after every edit, undo and redo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+import engine
+from editor.documents.session import Session
+from editor.panels.authored_edit import ProblemLabel, checked_edit, current_problems, under
+from editor.panels.automata_pattern import (
+    ARROWS,
+    DIRECTION_NAMES,
+    WAIT,
+    PatternStrip,
+    move_step,
+    step_text,
+)
+from editor.tasks.move_zero import MoveZeroFacts
+
+ANY_CARRIER = "any carrier"
+#: Steps read for cue and sound suggestions: enough for any real pack, bounded for any file.
+SUGGESTION_STEPS = 20_000
+
+
+class AutomatonForm(QWidget):
+    """Edits ``automata[index]`` of the session's current level."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("automatonForm")
+        self._session = session
+        self._index: int | None = None
+        self._facts: MoveZeroFacts | None = None
+
+        self.id_edit = QLineEdit(self)
+        self.id_edit.setObjectName("automatonId")
+        self.id_edit.setToolTip("The automaton's id: letters, digits, '.', '_' and '-'")
+        self.id_edit.editingFinished.connect(self._on_id_edited)
+        self.id_problems = ProblemLabel("automatonIdProblems", self)
+
+        self.subject = QComboBox(self)
+        self.subject.setObjectName("automatonSubject")
+        self.subject.setToolTip(
+            "Which noun may carry the automaton; any carrier: every noun the rule gives the property"
+        )
+        self.subject.activated.connect(self._on_subject_chosen)
+        self.subject_problems = ProblemLabel("automatonSubjectProblems", self)
+
+        self.property_word = QComboBox(self)
+        self.property_word.setObjectName("automatonProperty")
+        self.property_word.setEditable(True)
+        self.property_word.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.property_word.setToolTip(
+            "The property word that activates it (TICK): pick one or type a new word"
+        )
+        self.property_word.activated.connect(lambda _i: self._on_property_edited())
+        line = self.property_word.lineEdit()
+        assert line is not None
+        line.editingFinished.connect(self._on_property_edited)
+        self.property_problems = ProblemLabel("automatonPropertyProblems", self)
+        self.move_zero = ProblemLabel("automatonMoveZero", self)
+
+        self.strip = PatternStrip(self)
+        self.strip.current_changed.connect(lambda _i: self._show_step())
+        self.strip.insert_requested.connect(self.insert_step)
+        self.strip.delete_requested.connect(self.delete_step)
+        self.strip.move_requested.connect(self.move_step)
+        self.strip.turn_requested.connect(self.turn_step)
+        self.strip.phase_requested.connect(self.set_phase)
+        self.pattern_problems = ProblemLabel("automatonPatternProblems", self)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(2)
+        for (dx, dy), glyph in ARROWS.items():
+            buttons.addWidget(
+                self._button(
+                    glyph,
+                    f"Insert a move {glyph} after the selected step (Shift+arrow)",
+                    partial(self._insert_after, move_step(dx, dy)),
+                    "insert" + DIRECTION_NAMES[(dx, dy)].title(),
+                )
+            )
+        buttons.addWidget(
+            self._button(
+                "⏸",
+                "Insert a wait after the selected step (W)",
+                partial(self._insert_after, dict(WAIT)),
+                "insertWait",
+            )
+        )
+        buttons.addSpacing(8)
+        for text, tip, slot, name in (
+            ("◀", "Move the step earlier (Ctrl+←)", lambda: self._shift(-1), "stepEarlier"),
+            ("▶", "Move the step later (Ctrl+→)", lambda: self._shift(+1), "stepLater"),
+            (
+                "✕",
+                "Delete the step (Delete)",
+                lambda: self.delete_step(self.strip.current()),
+                "deleteStep",
+            ),
+        ):
+            buttons.addWidget(self._button(text, tip, slot, name))
+        buttons.addStretch(1)
+
+        self.step_label = QLabel(self)
+        self.action = QComboBox(self)
+        self.action.setObjectName("stepAction")
+        self.action.addItems(["move", "wait"])
+        self.action.activated.connect(self._on_action_chosen)
+        self.delta = QLineEdit(self)
+        self.delta.setObjectName("stepDelta")
+        self.delta.setPlaceholderText("dx, dy")
+        self.delta.setMaximumWidth(90)
+        self.delta.setToolTip(
+            "The move's raw delta as dx, dy (1, 0 is right; 0, -1 is up), checked by the engine;\n"
+            "the arrow buttons and Alt+arrow turn a step in one go"
+        )
+        self.delta.editingFinished.connect(self._on_delta_edited)
+        self.cue = self._name_combo("stepCue", "Visual cue name (optional; lower case)")
+        self.sound = self._name_combo("stepSound", "Sound name (optional; lower case)")
+        self.step_problems = ProblemLabel("stepProblems", self)
+        step_row = QHBoxLayout()
+        step_row.addWidget(self.action)
+        step_row.addWidget(QLabel("delta", self))
+        step_row.addWidget(self.delta)
+        step_row.addStretch(1)
+        names_row = QHBoxLayout()
+        for label, widget in (("cue", self.cue), ("sound", self.sound)):
+            names_row.addWidget(QLabel(label, self))
+            names_row.addWidget(widget, 1)
+
+        self.phase = QSpinBox(self)
+        self.phase.setObjectName("automatonPhase")
+        self.phase.setToolTip("The pattern step the first beat uses (the start phase)")
+        self.phase.valueChanged.connect(self._on_phase_changed)
+        self.phase_problems = ProblemLabel("automatonPhaseProblems", self)
+        self.record_problems = ProblemLabel("automatonProblems", self)
+
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Id", self._column(self.id_edit, self.id_problems))
+        form.addRow("Carrier", self._column(self.subject, self.subject_problems))
+        form.addRow(
+            "Property", self._column(self.property_word, self.property_problems, self.move_zero)
+        )
+        form.addRow("Pattern", self._column(self.strip, buttons, self.pattern_problems))
+        form.addRow(self.step_label, self._column(step_row, names_row, self.step_problems))
+        form.addRow("Start phase", self._column(self.phase, self.phase_problems))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(form)
+        layout.addWidget(self.record_problems)
+        layout.addStretch(1)
+
+    # ------------------------------------------------------------ public API
+    @property
+    def index(self) -> int | None:
+        return self._index
+
+    def show_automaton(self, index: int | None) -> None:
+        """Edit ``automata[index]`` (``None``: nothing selected)."""
+        if index != self._index:
+            self._index = index
+            self.strip.set_current(0)
+        self.refresh()
+
+    def set_facts(self, facts: MoveZeroFacts | None) -> None:
+        self._facts = facts
+        self._show_move_zero()
+
+    def record(self) -> dict[str, Any] | None:
+        automata = self._automata()
+        if self._index is None or not (0 <= self._index < len(automata)):
+            return None
+        record = automata[self._index]
+        return record if isinstance(record, dict) else None
+
+    def refresh(self) -> None:
+        """Show the stored record and the problems it already has."""
+        record = self.record()
+        self.setEnabled(record is not None)
+        record = record or {"id": "", "property": "", "pattern": [], "phase": 0}
+        raw = record.get("pattern")
+        pattern: list[Any] = raw if isinstance(raw, list) else []
+        with QSignalBlocker(self.id_edit):
+            self.id_edit.setText(str(record.get("id", "")))
+        self._fill_subjects(record.get("subject"))
+        self._fill_properties(str(record.get("property", "")))
+        with QSignalBlocker(self.phase):
+            self.phase.setRange(0, max(0, len(pattern) - 1))
+            self.phase.setValue(int(record.get("phase", 0) or 0))
+        problems = self._problems()
+        base = self._pointer()
+        bad = {
+            int(p.pointer.split("/")[5])
+            for p in under(problems, f"{base}/pattern")
+            if len(p.pointer.split("/")) > 5 and p.pointer.split("/")[5].isdigit()
+        }
+        self.strip.set_pattern(pattern, int(record.get("phase", 0) or 0), bad)
+        self.id_problems.show_problems(under(problems, f"{base}/id"))
+        self.subject_problems.show_problems(under(problems, f"{base}/subject"))
+        self.property_problems.show_problems(under(problems, f"{base}/property"))
+        self.phase_problems.show_problems(under(problems, f"{base}/phase"))
+        fields = ("id", "subject", "property", "phase", "pattern")
+        self.record_problems.show_problems(
+            p for p in under(problems, base) if not any(under([p], f"{base}/{f}") for f in fields)
+        )
+        self._show_step(problems)
+        self._show_move_zero()
+
+    # ----------------------------------------------------------- pattern edits
+    def insert_step(self, index: int, step: dict[str, Any]) -> None:
+        def mutate(record: dict[str, Any]) -> None:
+            pattern = record["pattern"]
+            pattern.insert(index, dict(step))
+            if index <= record.get("phase", 0):
+                record["phase"] = record.get("phase", 0) + 1  # the start stays on its step
+
+        if self._commit(mutate, "Insert Step", self.pattern_problems):
+            self.strip.set_current(index)
+
+    def delete_step(self, index: int) -> None:
+        if index < 0:
+            return
+
+        def mutate(record: dict[str, Any]) -> None:
+            pattern = record["pattern"]
+            pattern.pop(index)
+            phase = record.get("phase", 0)
+            if index < phase:
+                record["phase"] = phase - 1
+            elif index == phase and phase >= len(pattern):
+                record["phase"] = 0  # the step after the last is the first: patterns repeat
+
+        self._commit(mutate, "Delete Step", self.pattern_problems)
+
+    def move_step(self, source: int, target: int) -> None:
+        def mutate(record: dict[str, Any]) -> None:
+            pattern = record["pattern"]
+            order = list(range(len(pattern)))
+            order.insert(target, order.pop(source))
+            record["pattern"] = [pattern[i] for i in order]
+            record["phase"] = order.index(record.get("phase", 0))  # the start follows its step
+
+        if self._commit(mutate, "Move Step", self.pattern_problems):
+            self.strip.set_current(target)
+
+    def turn_step(self, index: int, step: dict[str, Any]) -> None:
+        def mutate(record: dict[str, Any]) -> None:
+            old = record["pattern"][index]
+            extras = {k: old[k] for k in ("cue", "sound") if k in old}
+            record["pattern"][index] = {**step, **extras}
+
+        self._commit(mutate, "Step Direction", self.step_problems)
+
+    def set_phase(self, phase: int) -> None:
+        self._commit(lambda r: r.__setitem__("phase", phase), "Start Phase", self.phase_problems)
+
+    # ------------------------------------------------------------ field slots
+    def _on_id_edited(self) -> None:
+        record = self.record()
+        text = self.id_edit.text().strip()
+        if record is None or text == record.get("id"):
+            return
+        self._commit(
+            lambda r: r.__setitem__("id", text), "Id", self.id_problems, keep=(self.id_edit, text)
+        )
+
+    def _on_subject_chosen(self, _index: int) -> None:
+        subject = self.subject.currentData()
+
+        def mutate(record: dict[str, Any]) -> None:
+            if subject is None:
+                record.pop("subject", None)
+            else:
+                record["subject"] = subject
+
+        self._commit(mutate, "Carrier", self.subject_problems)
+
+    def _on_property_edited(self) -> None:
+        record = self.record()
+        word = self.property_word.currentText().strip().upper()
+        if record is None or word == record.get("property"):
+            return
+        line = self.property_word.lineEdit()
+        assert line is not None
+        pack = self._session.pack
+        if pack is not None and word in pack.nouns:
+            self._refuse_own(
+                self.property_problems,
+                f"{word} is one of the pack's nouns; an automaton's property must be a word of its own",
+                keep=(line, word),
+            )
+            return
+        self._commit(
+            lambda r: r.__setitem__("property", word),
+            "Property",
+            self.property_problems,
+            board=True,  # the word changes how the board's words and objects read
+            keep=(line, word),
+        )
+
+    def _on_phase_changed(self, value: int) -> None:
+        record = self.record()
+        if record is not None and value != record.get("phase", 0):
+            self._commit(
+                lambda r: r.__setitem__("phase", value),
+                "Start Phase",
+                self.phase_problems,
+                mergeable=True,
+            )
+
+    def _on_action_chosen(self, _index: int) -> None:
+        index = self.strip.current()
+        record = self.record()
+        if record is None or index < 0:
+            return
+        old = record["pattern"][index]
+        action = self.action.currentText()
+        if action == old.get("action"):
+            return
+        extras = {k: old[k] for k in ("cue", "sound") if k in old}
+        new = move_step(1, 0) if action == "move" else dict(WAIT)
+        self._commit(
+            lambda r: r["pattern"].__setitem__(index, {**new, **extras}),
+            "Step Action",
+            self.step_problems,
+        )
+
+    def _on_delta_edited(self) -> None:
+        index = self.strip.current()
+        record = self.record()
+        if record is None or index < 0 or record["pattern"][index].get("action") != "move":
+            return
+        old = record["pattern"][index]
+        text = self.delta.text().strip()
+        if text == _delta_text(old):
+            return
+        parts = [part.strip() for part in text.replace(";", ",").split(",")]
+        try:
+            dx, dy = (int(part) for part in parts)
+        except ValueError:
+            self._refuse_own(
+                self.step_problems,
+                f"{text!r} is not a delta: type two whole numbers, dx and dy, such as 1, 0",
+                keep=(self.delta, text),
+            )
+            return
+        self._commit(
+            lambda r: r["pattern"][index].update(dx=dx, dy=dy),
+            "Step Direction",
+            self.step_problems,
+            keep=(self.delta, text),
+        )
+
+    def _on_name_edited(self, key: str, combo: QComboBox) -> None:
+        index = self.strip.current()
+        record = self.record()
+        if record is None or index < 0:
+            return
+        text = combo.currentText().strip()
+        if text == record["pattern"][index].get(key, ""):
+            return
+
+        def mutate(r: dict[str, Any]) -> None:
+            step = r["pattern"][index]
+            if text:
+                step[key] = text
+            else:
+                step.pop(key, None)
+
+        line = combo.lineEdit()
+        assert line is not None
+        self._commit(mutate, f"Step {key.title()}", self.step_problems, keep=(line, text))
+
+    # ---------------------------------------------------------------- editing
+    def _commit(
+        self,
+        mutate: Callable[[dict[str, Any]], None],
+        what: str,
+        label: ProblemLabel,
+        *,
+        mergeable: bool = False,
+        board: bool = False,
+        keep: tuple[QLineEdit, str] | None = None,
+    ) -> bool:
+        """Apply ``mutate`` to a copy of the record and store it if the engine agrees."""
+        level, record = self._session.level, self.record()
+        if level is None or record is None or self._index is None:
+            return False
+        automata = self._automata()
+        name = record.get("id", self._index + 1)
+        try:
+            mutate(automata[self._index])
+        except (KeyError, IndexError, TypeError, AttributeError):  # a record read for repair
+            label.show_note(
+                "This automaton's record is too broken to edit here: fix it in the pack file",
+                kind="error",
+            )
+            return False
+        pack = self._session.pack
+        refused = checked_edit(
+            level,
+            pack.nouns if pack is not None else None,
+            "automata",
+            automata,
+            text=f"Automaton {name}: {what}",
+            mergeable=mergeable,
+            board=board,
+        )
+        if not refused:
+            return True
+        self.refresh()  # show the stored value again …
+        if keep is not None:  # … except in a text field, where the author's typing stays
+            keep[0].setText(keep[1])
+        label.show_problems(refused, refused=True)
+        return False
+
+    def _refuse_own(
+        self, label: ProblemLabel, message: str, keep: tuple[QLineEdit, str] | None = None
+    ) -> None:
+        self.refresh()
+        if keep is not None:
+            keep[0].setText(keep[1])
+        label.show_note("Not stored: " + message, kind="error")
+
+    def _automata(self) -> list[Any]:
+        level = self._session.level
+        automata = level.authored("automata") if level is not None else None
+        return automata if isinstance(automata, list) else []
+
+    def _pointer(self) -> str:
+        return f"/automata/{self._index}"
+
+    def _problems(self) -> list[engine.Problem]:
+        level, pack = self._session.level, self._session.pack
+        if level is None or self._index is None:
+            return []
+        return current_problems(level, pack.nouns if pack is not None else None)
+
+    # ------------------------------------------------------------------ views
+    def _show_step(self, problems: list[engine.Problem] | None = None) -> None:
+        record = self.record()
+        index = self.strip.current()
+        pattern = record.get("pattern", []) if record is not None else []
+        step = (
+            pattern[index]
+            if 0 <= index < len(pattern) and isinstance(pattern[index], dict)
+            else None
+        )
+        self.step_label.setText(f"Step {index}" if step is not None else "Step")
+        is_move = step is not None and step.get("action") == "move"
+        with QSignalBlocker(self.action):
+            self.action.setCurrentText("move" if is_move else "wait")
+        with QSignalBlocker(self.delta):
+            self.delta.setText(_delta_text(step) if is_move and step is not None else "")
+        self.delta.setEnabled(is_move)
+        for key, combo in (("cue", self.cue), ("sound", self.sound)):
+            self._fill_names(combo, key, str(step.get(key, "")) if step else "")
+        for widget in (self.action, self.cue, self.sound):
+            widget.setEnabled(step is not None)
+        if step is not None:
+            self.step_label.setToolTip(step_text(step))
+        if problems is None:
+            problems = self._problems()
+        self.step_problems.show_problems(
+            under(problems, f"{self._pointer()}/pattern/{index}") if step is not None else []
+        )
+
+    def _show_move_zero(self) -> None:
+        record, facts = self.record(), self._facts
+        if record is None:
+            self.move_zero.show_note("")
+            return
+        if facts is None:
+            self.move_zero.show_note("")
+            return
+        if facts.problem is not None:
+            self.move_zero.show_note(f"Move 0 unknown: {facts.problem}")
+            return
+        entry = next((a for a in facts.automata if a.get("id") == record.get("id")), None)
+        prop, subject = str(record.get("property", "")), record.get("subject")
+        to = f" to {subject}" if subject else ""
+        if not facts.givers(prop, subject):
+            self.move_zero.show_note(
+                f"No rule on the board gives {prop}{to} at move 0: "
+                "this automaton will not act until such a rule forms."
+            )
+        elif entry is None or not entry.get("active"):
+            self.move_zero.show_note(
+                f"A rule gives {prop}{to} at move 0, but no object carries it there."
+            )
+        else:
+            carriers = ", ".join(
+                f"{g['noun']} {' '.join(f'#{i}' for i in g['instanceIds'])}"
+                for g in entry.get("carriers", [])
+            )
+            self.move_zero.show_note(f"Active at move 0: {carriers}", kind="info")
+
+    def _fill_subjects(self, subject: object) -> None:
+        pack = self._session.pack
+        nouns = list(pack.nouns) if pack is not None else []
+        if isinstance(subject, str) and subject not in nouns:
+            nouns.append(subject)  # a noun the pack lacks: shown so it can be changed
+        with QSignalBlocker(self.subject):
+            self.subject.clear()
+            self.subject.addItem(ANY_CARRIER, None)
+            for noun in nouns:
+                self.subject.addItem(noun, noun)
+            self.subject.setCurrentIndex(max(0, self.subject.findData(subject)))
+
+    def _fill_properties(self, current: str) -> None:
+        pack = self._session.pack
+        words: set[str] = set()
+        for level in pack.levels if pack is not None else []:
+            words |= level.automaton_properties()
+        with QSignalBlocker(self.property_word):
+            self.property_word.clear()
+            self.property_word.addItems(sorted(words))
+            self.property_word.setCurrentText(current)
+
+    def _fill_names(self, combo: QComboBox, key: str, current: str) -> None:
+        with QSignalBlocker(combo):
+            combo.clear()
+            combo.addItems(["", *self._suggestions(key)])
+            combo.setCurrentText(current)
+
+    def _suggestions(self, key: str) -> list[str]:
+        """Cue or sound names already used anywhere in the pack (bounded walk)."""
+        pack = self._session.pack
+        found: set[str] = set()
+        budget = SUGGESTION_STEPS
+        for level in pack.levels if pack is not None else []:
+            for automaton in level.extra.get("automata") or []:
+                pattern = automaton.get("pattern") if isinstance(automaton, dict) else None
+                for step in (pattern if isinstance(pattern, list) else [])[:budget]:
+                    if isinstance(step, dict) and isinstance(step.get(key), str):
+                        found.add(step[key])
+                budget -= len(pattern) if isinstance(pattern, list) else 1
+                if budget <= 0:
+                    return sorted(found)
+        return sorted(found)
+
+    # ---------------------------------------------------------------- helpers
+    def _insert_after(self, step: dict[str, Any]) -> None:
+        current = self.strip.current()
+        self.insert_step(current + 1 if current >= 0 else len(self.strip.steps()), step)
+
+    def _shift(self, step: int) -> None:
+        current = self.strip.current()
+        target = current + step
+        if current >= 0 and 0 <= target < len(self.strip.steps()):
+            self.move_step(current, target)
+
+    def _button(self, text: str, tip: str, slot: Callable[[], None], name: str) -> QToolButton:
+        button = QToolButton(self)
+        button.setObjectName(name)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setAccessibleName(tip)
+        button.clicked.connect(lambda _c=False: slot())
+        return button
+
+    def _name_combo(self, name: str, tip: str) -> QComboBox:
+        combo = QComboBox(self)
+        combo.setObjectName(name)
+        combo.setEditable(True)
+        combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        combo.setToolTip(tip + "; suggestions are names used in this pack")
+        key = "cue" if name == "stepCue" else "sound"
+        line = combo.lineEdit()
+        assert line is not None
+        line.editingFinished.connect(lambda: self._on_name_edited(key, combo))
+        combo.activated.connect(lambda _i: self._on_name_edited(key, combo))
+        return combo
+
+    def _column(self, *parts: QWidget | QHBoxLayout) -> QWidget:
+        box = QWidget(self)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        for part in parts:
+            if isinstance(part, QWidget):
+                layout.addWidget(part)
+            else:
+                layout.addLayout(part)
+        return box
+
+
+def _delta_text(step: dict[str, Any]) -> str:
+    return f"{step.get('dx', 0)}, {step.get('dy', 0)}"
