@@ -106,7 +106,7 @@ def _key(problem: engine.Problem) -> tuple[str, str, str]:
 
 
 class ProblemLabel(QLabel):
-    """Problems shown next to a field: the engine's message, its code in the tooltip.
+    """Problems shown next to a field: the engine's message and code, its pointer in the tooltip.
 
     Hidden when there is nothing to say. ``refused`` problems say that the value
     typed was not stored; the others are problems the stored value already has.
@@ -129,7 +129,7 @@ class ProblemLabel(QLabel):
     def show_problems(self, problems: Iterable[engine.Problem], *, refused: bool = False) -> None:
         self._problems = list(problems)
         self._show(
-            [("Not stored: " if refused else "") + p.message for p in self._problems],
+            [f"{'Not stored: ' if refused else ''}{p.message} ({p.code})" for p in self._problems],
             ERROR_COLOR,
             "\n".join(f"{p.code} at {p.pointer}" for p in self._problems),
         )

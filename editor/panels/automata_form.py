@@ -33,6 +33,7 @@ from editor.panels.automata_pattern import (
     ARROWS,
     DIRECTION_NAMES,
     WAIT,
+    WAIT_GLYPH,
     PatternStrip,
     move_step,
     step_text,
@@ -103,7 +104,7 @@ class AutomatonForm(QWidget):
             )
         buttons.addWidget(
             self._button(
-                "⏸",
+                WAIT_GLYPH,
                 "Insert a wait after the selected step (W)",
                 partial(self._insert_after, dict(WAIT)),
                 "insertWait",
@@ -184,6 +185,26 @@ class AutomatonForm(QWidget):
             self._index = index
             self.strip.set_current(0)
         self.refresh()
+
+    def focus_field(self, path: list[str]) -> None:
+        """Focus the field under ``path`` (``["pattern", "1", "dx"]``, ``["phase"]`` …)."""
+        field = path[0] if path else "id"
+        if field == "pattern":
+            if len(path) > 1 and path[1].isdigit():
+                self.strip.set_current(int(path[1]))
+            target: QWidget = (
+                self.delta if len(path) > 2 and path[2] in ("dx", "dy") else self.strip
+            )
+            if len(path) > 2 and path[2] in ("cue", "sound"):
+                target = self.cue if path[2] == "cue" else self.sound
+        else:
+            target = {
+                "id": self.id_edit,
+                "subject": self.subject,
+                "property": self.property_word,
+                "phase": self.phase,
+            }.get(field, self.id_edit)
+        target.setFocus()
 
     def set_facts(self, facts: MoveZeroFacts | None) -> None:
         self._facts = facts

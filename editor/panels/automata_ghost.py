@@ -1,8 +1,8 @@
 """The ghost preview: where automaton carriers go next, drawn over the canvas.
 
 For each carrier at move 0 it draws the next beats as a dotted path with beat
-numbers, marks the beats the present board would block (a red bar on the side it
-tried to leave by), and labels itself as a preview against the static board: the
+numbers, marks the beats the present board would block (a ✕ after the number and
+a red bar on the side the carrier tried to leave by), and labels itself as a preview against the static board: the
 rules stay those of move 0, the player and the other carriers stand still
 (``engine.Game.preview_automata``). The automaton selected in the panel is drawn
 strongest.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap
 
 import engine
 from editor.documents.values import Pos
@@ -33,6 +33,7 @@ class GhostLayer(CanvasLayer):
         self._visible = False
         self._facts: MoveZeroFacts | None = None
         self._selected: str | None = None
+        self._badges: dict[tuple[str, int, int], QPixmap] = {}
 
     # ------------------------------------------------------------ public API
     @property
@@ -71,8 +72,8 @@ class GhostLayer(CanvasLayer):
         if not facts.paths:
             return "Ghost preview: no automaton has a carrier at move 0"
         return (
-            f"Ghost preview — next {facts.beats} beats against the static board "
-            "(move-0 rules; the player and other carriers stand still)"
+            f"Ghost preview: the next {facts.beats} beats against the static board\n"
+            "(rules of move 0; the player and other carriers stand still)"
         )
 
     # -------------------------------------------------------------- painting
@@ -83,6 +84,8 @@ class GhostLayer(CanvasLayer):
         paths = self.paths()
         ordered = sorted(paths, key=lambda p: p.automaton == self._selected)  # selected on top
         for path in ordered:
+            if not _bounds(canvas, path).intersects(exposed):
+                continue
             strong = self._selected is None or path.automaton == self._selected
             self._draw_path(painter, canvas, path, strong)
         self._draw_caption(painter, canvas)
@@ -136,30 +139,51 @@ class GhostLayer(CanvasLayer):
         size = canvas.cell_size
         if size < 12:
             return
-        text = ",".join(str(s.beat) for s in steps[:4]) + ("…" if len(steps) > 4 else "")
+        text = ",".join(f"{s.beat}✕" if s.blocked else str(s.beat) for s in steps[:4])
+        text += "…" if len(steps) > 4 else ""
+        blocked = any(s.blocked for s in steps)
+        badge = self._badge(text, QColor(BLOCKED_COLOR) if blocked else color, size)
+        centre = _centre(canvas, cell)
+        painter.drawPixmap(
+            QPointF(centre.x() - badge.width() / 2, centre.y() - badge.height() / 2), badge
+        )
+
+    def _badge(self, text: str, color: QColor, size: int) -> QPixmap:
+        """A beat-number badge, drawn once per text, colour and cell size."""
+        key = (text, color.rgba(), size)
+        cached = self._badges.get(key)
+        if cached is not None:
+            return cached
         font = QFont()
         font.setBold(True)
         font.setPixelSize(max(8, size // 4))
         metrics = QFontMetrics(font)
         width = max(metrics.horizontalAdvance(text) + 6, metrics.height())
-        centre = _centre(canvas, cell)
-        badge = QRectF(
-            centre.x() - width / 2, centre.y() - metrics.height() / 2, width, metrics.height()
-        )
-        blocked = any(s.blocked for s in steps)
+        pixmap = QPixmap(width, metrics.height())
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(BLOCKED_COLOR) if blocked else color)
-        painter.drawRoundedRect(badge, badge.height() / 2, badge.height() / 2)
+        painter.setBrush(color)
+        radius = pixmap.height() / 2
+        painter.drawRoundedRect(QRectF(pixmap.rect()), radius, radius)
         painter.setFont(font)
         painter.setPen(QColor("#ffffff"))
-        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, text)
+        painter.drawText(pixmap.rect(), Qt.AlignmentFlag.AlignCenter, text)
+        painter.end()
+        if len(self._badges) > 512:  # many zoom levels and selections: start over
+            self._badges.clear()
+        self._badges[key] = pixmap
+        return pixmap
 
     def _draw_caption(self, painter: QPainter, canvas: GridCanvas) -> None:
         text = self.caption()
         font = QFont()
         font.setPixelSize(12)
         metrics = QFontMetrics(font)
-        box = QRect(QPoint(8, 6), metrics.size(0, text)).adjusted(-6, -3, 6, 3)
+        room = QRect(0, 0, max(80, canvas.width() - 24), 200)
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        box = metrics.boundingRect(room, flags, text).adjusted(-6, -3, 6, 3)
         box.moveTopLeft(QPoint(6, 6))
         back = QColor("#1d2230")
         back.setAlpha(200)
@@ -168,8 +192,17 @@ class GhostLayer(CanvasLayer):
         painter.drawRoundedRect(box, 4, 4)
         painter.setFont(font)
         painter.setPen(QColor("#ffffff"))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        painter.drawText(box.adjusted(6, 3, -6, -3), flags, text)
+
+
+def _bounds(canvas: GridCanvas, path: engine.AutomatonPath) -> QRect:
+    """The widget area a path's marks can cover (its cells and the cells it tried)."""
+    cells = [path.start, *(s.cell for s in path.steps)]
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    area = QRect(min(xs) - 1, min(ys) - 1, max(xs) - min(xs) + 3, max(ys) - min(ys) + 3)
+    return canvas.cells_rect(area)
 
 
 def _centre(canvas: GridCanvas, cell: Cell) -> QPointF:
-    return QPointF(canvas.cell_rect(Pos(*cell)).center()) + QPointF(0.5, 0.5)
+    size, origin = canvas.cell_size, canvas.origin
+    return QPointF(origin.x() + (cell[0] + 0.5) * size, origin.y() + (cell[1] + 0.5) * size)

@@ -130,7 +130,8 @@ class AutomataPanel(QWidget):
         canvas.add_layer(self.ghost)
         facts.changed.connect(self._on_facts_changed)
         session.level_changed.connect(self._on_level_changed)
-        session.pack_changed.connect(lambda _pack: self.form.refresh())
+        self._pack_links = Connections()
+        session.pack_changed.connect(self._on_pack_changed)
         self._on_level_changed(session.level)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -247,7 +248,24 @@ class AutomataPanel(QWidget):
         word = next((w for w in NEW_PROPERTIES if w not in taken), None)
         return word or first_free("TICK", taken, sep="")
 
+    def focus_pointer(self, pointer: str) -> bool:
+        """Select the automaton a level pointer names (``/automata/2/pattern/1/dx``) and
+        focus its field; for the validation panel's "jump to the problem"."""
+        parts = pointer.split("/")
+        if len(parts) < 3 or parts[1] != "automata" or not parts[2].isdigit():
+            return False
+        index = int(parts[2])
+        if not 0 <= index < self.list.topLevelItemCount():
+            return False
+        self.select(index)
+        self.form.focus_field(parts[3:])
+        return True
+
     # ----------------------------------------------------------------- slots
+    def _on_pack_changed(self, pack: Any) -> None:
+        self._pack_links.follow([(pack.nouns_changed, self.form.refresh)])
+        self.form.refresh()
+
     def _on_level_changed(self, level: LevelDocument | None) -> None:
         self._level = level
         self._links.follow(

@@ -41,7 +41,7 @@ TOP = 14  # room above the tiles for the start marker
 
 ARROWS: dict[tuple[int, int], str] = {(-1, 0): "←", (0, -1): "↑", (1, 0): "→", (0, 1): "↓"}
 DIRECTION_NAMES = {(-1, 0): "left", (0, -1): "up", (1, 0): "right", (0, 1): "down"}
-WAIT_GLYPH = "⏸"
+WAIT_GLYPH = "‖"  # a pause sign every font has (U+23F8 is missing from many)
 KEY_DELTAS = {
     Qt.Key.Key_Left: (-1, 0),
     Qt.Key.Key_Up: (0, -1),

@@ -14,7 +14,15 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QPointF, QRect, Qt, QTimer
-from PySide6.QtGui import QColor, QCursor, QGuiApplication, QPainter, QPen, QUndoStack
+from PySide6.QtGui import (
+    QColor,
+    QCursor,
+    QGuiApplication,
+    QPainter,
+    QPen,
+    QPixmap,
+    QUndoStack,
+)
 from PySide6.QtWidgets import QToolTip, QWidget
 
 import engine
@@ -39,6 +47,7 @@ class CrackLayer(CanvasLayer):
         self._canvas = canvas
         self._cells: dict[Cell, list[tuple[int, str]]] = {}
         self.hover_text = ""
+        self._badges: dict[int, QPixmap] = {}
         canvas.add_layer(self)
         canvas.hovered.connect(self._on_hovered)
 
@@ -75,26 +84,40 @@ class CrackLayer(CanvasLayer):
         size = canvas.cell_size
         if not self._cells or size < 10:
             return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        color = QColor(PROPERTY_COLORS[engine.FRAIL]).darker(150)
+        badge = self._badge(size)
         for cell in self._cells:
             rect = canvas.cell_rect(Pos(*cell))
-            if not rect.intersects(exposed):
-                continue
-            badge = max(7.0, size * 0.34)
-            x0, y0 = rect.right() - badge - 1, rect.top() + 2
-            points = [
-                QPointF(x0 + badge * fx, y0 + badge * fy)
-                for fx, fy in ((0.55, 0.0), (0.35, 0.35), (0.7, 0.5), (0.4, 1.0))
-            ]
-            for pen in (
-                QPen(QColor("#ffffff"), max(3.0, size / 9)),
-                QPen(color, max(1.5, size / 18)),
-            ):
-                pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-                pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-                painter.setPen(pen)
+            if rect.intersects(exposed):
+                painter.drawPixmap(rect.right() + 1 - badge.width(), rect.top(), badge)
+
+    def _badge(self, size: int) -> QPixmap:
+        """The crack badge for one cell size, drawn once (a board may crack in hundreds of cells)."""
+        cached = self._badges.get(size)
+        if cached is not None:
+            return cached
+        badge = max(8.0, size * 0.42)
+        side = int(badge) + 4  # the corner the crack lies in, halo included
+        pixmap = QPixmap(side, side)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        color = QColor(PROPERTY_COLORS[engine.FRAIL]).darker(150)
+        x0, y0 = side - badge - 1, 1.0
+        crack = [(0.62, 0.0), (0.48, 0.32), (0.68, 0.5), (0.5, 0.9)]
+        branch = [(0.68, 0.5), (0.95, 0.62)]
+        lines = [
+            [QPointF(x0 + badge * fx, y0 + badge * fy) for fx, fy in part]
+            for part in (crack, branch)
+        ]
+        for pen in (QPen(QColor("#ffffff"), max(3.0, size / 9)), QPen(color, max(1.5, size / 18))):
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            painter.setPen(pen)
+            for points in lines:
                 painter.drawPolyline(points)
+        painter.end()
+        self._badges[size] = pixmap
+        return pixmap
 
     def _on_hovered(self, pos: Pos | None) -> None:
         text = self.describe((pos.x, pos.y)) if pos is not None else ""

@@ -180,6 +180,22 @@ class FrailPanel(QWidget):
         pack = self._session.pack
         return list(pack.nouns) if pack is not None else []
 
+    def focus_pointer(self, pointer: str) -> bool:
+        """Select the leaves row a level pointer names (``/mechanics/0/leaves/DRIFT``), or
+        the opt-in box for the declaration itself; for the validation panel's jumps."""
+        parts = pointer.split("/")
+        if len(parts) < 3 or parts[1] != "mechanics":
+            return False
+        if len(parts) >= 5 and parts[3] == "leaves":
+            for row in range(self.table.topLevelItemCount()):
+                item = self.table.topLevelItem(row)
+                if item is not None and item.text(0) == parts[4]:
+                    self.table.setCurrentItem(item, 0)
+                    self.table.setFocus()
+                    return True
+        self.opt_in.setFocus()
+        return True
+
     # --------------------------------------------------------------- opting in
     def opt_in_level(self) -> bool:
         level, mechanics = self._session.level, self._mechanics()

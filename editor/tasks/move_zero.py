@@ -7,10 +7,10 @@ place these are asked of the engine, so the panels can switch to the shared
 move-0 analysis service with a one-line change when it lands.
 
 :class:`MoveZeroFollower` keeps the facts of the session's current level fresh
-without ever blocking the UI thread: an edit restarts a short timer, the facts
-are computed on a worker thread from an immutable snapshot of the level
-(``to_data()`` taken on the UI thread), and a result is dropped when the level
-changed again meanwhile. An exception in the worker is raised again on the UI
+without blocking the UI thread: an edit restarts a short timer, the facts are
+computed on a worker thread from an immutable snapshot of the level (its cell map
+of immutable stacks, copied on the UI thread), and a result is dropped when the
+level changed again meanwhile. An exception in the worker is raised again on the UI
 thread, never swallowed.
 """
 
@@ -26,6 +26,7 @@ import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
+from editor.documents.values import OBJECT, Pos, Stack
 
 Cell = tuple[int, int]
 
@@ -87,15 +88,52 @@ class _Relay(QObject):
     done = Signal(int, object)  # revision, MoveZeroFacts | BaseException
 
 
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """A level at one moment, taken on the UI thread in well under a millisecond.
+
+    Stacks are immutable tuples, so copying the cell map is enough; the level
+    document is built from it on the worker thread (5,000 entities take longer
+    than a frame to list).
+    """
+
+    level_id: str
+    width: int
+    height: int
+    cells: dict[Pos, Stack]
+    extra: dict[str, Any]
+
+    @classmethod
+    def of(cls, level: LevelDocument) -> _Snapshot:
+        extra = {key: level.authored(key) for key in level.extra}
+        return cls(level.level_id, level.width, level.height, dict(level.cells()), extra)
+
+    def to_data(self) -> dict[str, Any]:
+        """The level document (entity order is immaterial to the engine's facts)."""
+        entities = [
+            {"id": p.id, "kind": p.kind, ("noun" if p.kind == OBJECT else "text"): p.token}
+            | {"x": pos.x, "y": pos.y}
+            for pos, stack in self.cells.items()
+            for p in stack
+        ]
+        return {
+            "id": self.level_id,
+            "width": self.width,
+            "height": self.height,
+            "entities": entities,
+            **self.extra,
+        }
+
+
 class _Job(QRunnable):
-    def __init__(self, relay: _Relay, revision: int, data: dict[str, Any], beats: int) -> None:
+    def __init__(self, relay: _Relay, revision: int, snapshot: _Snapshot, beats: int) -> None:
         super().__init__()
-        self._relay, self._revision, self._data, self._beats = relay, revision, data, beats
+        self._relay, self._revision, self._snapshot, self._beats = relay, revision, snapshot, beats
 
     def run(self) -> None:
         result: MoveZeroFacts | BaseException
         try:
-            result = move_zero_facts(self._data, self._beats)
+            result = move_zero_facts(self._snapshot.to_data(), self._beats)
         except BaseException as exc:  # handed to the UI thread, which raises it again
             result = exc
         self._relay.done.emit(self._revision, result)
@@ -165,7 +203,7 @@ class MoveZeroFollower(QObject):
         if level is None or self._running:
             return  # a running job restarts the timer when it ends
         self._running = True
-        job = _Job(self._relay, self._revision, level.to_data(), self._beats)
+        job = _Job(self._relay, self._revision, _Snapshot.of(level), self._beats)
         QThreadPool.globalInstance().start(job)
 
     def _on_done(self, revision: int, result: object) -> None:

@@ -108,7 +108,7 @@ def test_a_diagonal_or_zero_step_is_refused_with_the_engines_message(
     assert window.pack.undo_stack.count() == count
     message = _engine_message([{"action": "move", "dx": delta[0], "dy": delta[1]}])
     assert form.step_problems.isVisible()
-    assert form.step_problems.text() == f"Not stored: {message}"
+    assert form.step_problems.text() == f"Not stored: {message} (non-cardinal-move)"
     assert [p.code for p in form.step_problems.problems] == ["non-cardinal-move"]
     assert form.delta.text() == typed  # the author's typing stays to be corrected
     type_into(form.delta, "0, 1")  # a cardinal move is stored
@@ -132,6 +132,7 @@ def test_a_duplicate_id_is_refused_in_place(make_window) -> None:
     assert window.pack.undo_stack.count() == count
     assert panel.form.id_problems.text() == (
         "Not stored: automaton id 'automaton' is already used by /automata/0"
+        " (duplicate-automaton-id)"
     )
     type_into(panel.form.id_edit, "bell-clock")
     assert [r["id"] for r in view_items(panel)] == ["automaton", "bell-clock"]
@@ -145,6 +146,7 @@ def test_the_property_word_is_checked_and_appears_in_the_palette(make_window) ->
     type_into(form.property_word, "you")  # typed in lower case: tokens are upper case
     assert form.property_problems.text() == (
         "Not stored: YOU cannot be an automaton property: it is a built-in property"
+        " (invalid-property)"
     )
     type_into(form.property_word, "ROCK")  # a noun of the pack
     assert "ROCK is one of the pack's nouns" in form.property_problems.text()
@@ -215,7 +217,7 @@ def test_the_last_step_cannot_be_deleted(make_window) -> None:
     window, panel = _one_automaton_window(make_window, [WAIT])
     key(panel.form.strip, Qt.Key.Key_Delete)
     assert window.level.authored("automata")[0]["pattern"] == [WAIT]
-    assert panel.form.pattern_problems.text() == "Not stored: must have at least 1 items"
+    assert panel.form.pattern_problems.text() == "Not stored: must have at least 1 items (bad-size)"
 
 
 def test_cue_and_sound_are_set_with_suggestions_from_the_pack(make_window, tmp_path) -> None:
@@ -347,3 +349,22 @@ def test_the_ghost_follows_pattern_edits(make_window, qtbot, tmp_path) -> None:
     assert view_items(panel)[0]["pattern"][0] == {"action": "move", "dx": 0, "dy": 1}
     wait_for_facts(qtbot, window)
     assert [s.cell for s in panel.ghost.paths()[0].steps] == [(1, 2), (2, 2)]
+
+
+def test_a_pointer_from_the_validation_panel_opens_the_automatons_field(make_window) -> None:
+    window = make_window()
+    panel = automata_panel(window)
+    press_tool(panel.toolbar, "actionAddAutomaton")
+    press_tool(panel.toolbar, "actionAddAutomaton")
+    record = view_items(panel)[1]
+    record["pattern"] = [WAIT, {"action": "move", "dx": 1, "dy": 1, "cue": "x"}]
+    window.level.set_authored("automata", [view_items(panel)[0], record], text="file")
+    panel.select(0)
+    assert panel.focus_pointer("/automata/1/pattern/1/dx")
+    assert panel.current_index() == 1
+    assert panel.form.strip.current() == 1
+    assert window.focusWidget() is panel.form.delta  # the window's focus, once it is active
+    assert panel.form.delta.text() == "1, 1"
+    assert [p.code for p in panel.form.step_problems.problems] == ["non-cardinal-move"]
+    assert not panel.focus_pointer("/entities/3/x")
+    assert not panel.focus_pointer("/automata/9")

@@ -266,3 +266,12 @@ def test_the_saved_leaves_map_keeps_the_authored_order(make_window, dialogs, tmp
     text = dialogs.save_path.read_text(encoding="utf-8")
     leaves = json.loads(text)["levels"][0]["mechanics"][0]["leaves"]
     assert list(leaves.items()) == [("ROCK", "WATER"), ("BABA", "ROCK")]
+
+
+def test_a_pointer_from_the_validation_panel_selects_the_leaves_row(make_window) -> None:
+    window, panel = _opted_in_window(make_window)
+    window.level.set_authored("mechanics", declaration(ROCK="WATER", LAVA="ROCK"), text="s")
+    assert panel.focus_pointer("/mechanics/0/leaves/LAVA")
+    assert panel.table.currentItem().text(0) == "LAVA"
+    assert window.focusWidget() is panel.table
+    assert not panel.focus_pointer("/automata/0")
