@@ -41,6 +41,13 @@ FILE_ACTIONS = (
         "open-folder",
         "Open a pack folder holding pack.json",
     ),
+    ActionSpec(
+        "actionImportKeke",
+        "&Keke Levels…",
+        "",
+        "",
+        "Open a Keke AI Competition level file (or ASCII map) as a new pack",
+    ),
     ActionSpec("actionSave", "&Save", SK.Save, "save", "Save the pack (written atomically)"),
     ActionSpec(
         "actionSaveAs", "Save &As…", "Ctrl+Shift+S", "", "Save the pack to a new .json file"
@@ -51,6 +58,13 @@ FILE_ACTIONS = (
         "",
         "",
         "Save the pack as a folder holding pack.json",
+    ),
+    ActionSpec(
+        "actionRestoreBackup",
+        "Restore &Backup…",
+        "",
+        "",
+        "Open a version of this pack that an earlier save kept",
     ),
     ActionSpec(
         "actionPackProperties", "Pack &Properties…", "", "properties", "Pack id, title and author"
@@ -143,6 +157,25 @@ LEVEL_ACTIONS = (
         "add-noun",
         "Add a noun (name and colour) to the pack",
     ),
+)
+
+
+HELP_ACTIONS = (
+    ActionSpec(
+        "actionGettingStarted",
+        "&Getting Started",
+        SK.HelpContents,
+        "",
+        "Paint a sentence, see its rule, play, solve, validate, share",
+    ),
+    ActionSpec(
+        "actionShortcuts",
+        "&Keyboard Shortcuts",
+        "Ctrl+/",
+        "",
+        "Every action that has a key, from the actions themselves",
+    ),
+    ActionSpec("actionAbout", "&About Rulegrid", "", "", "Versions of Rulegrid, Python and Qt"),
 )
 
 

@@ -17,7 +17,7 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import vocabulary_of
-from editor.io.clipboard import Region
+from editor.io.clipboard import Region, put_region
 from editor.tools import SelectTool
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
@@ -118,7 +118,7 @@ class LevelActions:
         if region is None:
             self._show("Select a region first (Select tool, S)")
             return False
-        QApplication.clipboard().setMimeData(region.to_mime())
+        put_region(region)
         self._show(f"Copied {region.describe()}")
         return True
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
@@ -25,6 +25,7 @@ from editor.actions import (
     AUTOMATA_ACTIONS,
     EDIT_ACTIONS,
     FILE_ACTIONS,
+    HELP_ACTIONS,
     LEVEL_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
@@ -38,7 +39,10 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
+from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
+from editor.io.keke_import import KekeImporter
+from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
 from editor.panels.automata_panel import AutomataPanel
 from editor.panels.frail_panel import FrailPanel
@@ -55,6 +59,13 @@ from editor.tools import (
     Tool,
 )
 from editor.views.canvas import GridCanvas
+from editor.views.help import (
+    HelpDialog,
+    WelcomePanel,
+    about_html,
+    getting_started_html,
+    shortcuts_html,
+)
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
 from editor.views.look import Look
@@ -87,6 +98,8 @@ class MainWindow(QMainWindow):
         self.renderer = TileRenderer(self.look)
         self.undo_group = QUndoGroup(self)
         self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
+        self.recovery = RecoveryStore(self.settings.data_folder / "recovery")
+        self.autosaver = Autosaver(self.session, self.recovery, parent=self)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
         self.setCentralWidget(self.canvas)
@@ -118,6 +131,13 @@ class MainWindow(QMainWindow):
             activate_select=lambda: self.activate_tool(self.select_tool),
             show_message=self.show_message,
         )
+        self.keke_importer = KekeImporter(
+            self,
+            session=self.session,
+            dialogs=self.dialogs,
+            files=self.files,
+            show_message=self.show_message,
+        )
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -133,6 +153,11 @@ class MainWindow(QMainWindow):
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
 
+        self.keke_importer.busy_changed.connect(
+            lambda busy: self.actions_by_id["actionImportKeke"].setEnabled(not busy)
+        )
+        self.destroyed.connect(release_clipboard)  # a window that is never closed, too
+
         self.resize(1280, 820)
         self._restore_window()
         self.actions_by_id["actionDarkTheme"].setChecked(self.look.theme.dark)
@@ -141,10 +166,29 @@ class MainWindow(QMainWindow):
         self.activate_tool(self.tools[0])
         if pack_path is None or not self.files.open_path(pack_path, ask_first=False):
             self.session.set_pack(PackDocument.untitled())
+        QTimer.singleShot(0, self._offer_recovery)  # once the window is up
 
     # ------------------------------------------------------------ public API
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
+
+    def show_help(self, page: str) -> HelpDialog:
+        """Open a help page ("gettingStarted", "shortcuts" or "about"), non-modal."""
+        titles = {
+            "gettingStarted": "Getting Started",
+            "shortcuts": "Keyboard Shortcuts",
+            "about": "About Rulegrid",
+        }
+        dialog = self.findChild(HelpDialog, page) or HelpDialog(titles[page], page, self)
+        if page == "gettingStarted":
+            dialog.set_html(getting_started_html(dialog.browser, self.renderer))
+        elif page == "shortcuts":
+            dialog.set_html(shortcuts_html(self.actions_by_id.values()))
+        else:
+            dialog.set_html(about_html())
+        dialog.show()
+        dialog.raise_()
+        return dialog
 
     def activate_tool(self, tool: Tool) -> None:
         self.canvas.set_tool(tool)
@@ -174,9 +218,14 @@ class MainWindow(QMainWindow):
             "actionNewPack": files.new_pack,
             "actionOpenPack": files.open_dialog,
             "actionOpenPackFolder": lambda: files.open_dialog(folder=True),
+            "actionImportKeke": lambda: self.keke_importer.start(),
             "actionSave": files.save,
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
+            "actionRestoreBackup": files.restore_backup,
+            "actionGettingStarted": lambda: self.show_help("gettingStarted"),
+            "actionShortcuts": lambda: self.show_help("shortcuts"),
+            "actionAbout": lambda: self.show_help("about"),
             "actionPackProperties": la.edit_pack_properties,
             "actionQuit": self.close,
             "actionCut": la.cut,
@@ -205,8 +254,18 @@ class MainWindow(QMainWindow):
                 self.actions_by_id["actionGhostPreview"].isChecked()
             ),
         }
-        specs = FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS + AUTOMATA_ACTIONS
-        self.actions_by_id.update(build_actions(self, specs, handlers))
+        self.actions_by_id.update(
+            build_actions(
+                self,
+                FILE_ACTIONS
+                + EDIT_ACTIONS
+                + VIEW_ACTIONS
+                + LEVEL_ACTIONS
+                + HELP_ACTIONS
+                + AUTOMATA_ACTIONS,
+                handlers,
+            )
+        )
         self.actions_by_id["actionZoomIn"].setShortcuts(
             [QKeySequence("Ctrl+="), QKeySequence("Ctrl++")]
         )
@@ -250,12 +309,14 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu.addMenu("&Import"), "actionImportKeke")
         self._add(
             file_menu,
             None,
             "actionSave",
             "actionSaveAs",
             "actionSaveAsFolder",
+            "actionRestoreBackup",
             None,
             "actionPackProperties",
             None,
@@ -308,6 +369,8 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self.help_menu = bar.addMenu("&Help")
+        self._add(self.help_menu, "actionGettingStarted", "actionShortcuts", None, "actionAbout")
         main = QToolBar("Main", self)
         main.setObjectName("mainToolBar")
         main.setIconSize(QSize(20, 20))
@@ -369,6 +432,20 @@ class MainWindow(QMainWindow):
         )
         self.docks["history"].raise_()
         self.automata_panel.use_ghost_action(a["actionGhostPreview"])
+        if not self.settings.welcomed:
+            self._add_welcome(right)
+
+    def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
+        """The first start's welcome panel, until the author dismisses it ("Got it")."""
+        welcome = WelcomePanel(self.renderer)
+        dock = self.docks.add("welcome", "Welcome", welcome, area, tabify_with="stackInspector")
+        dock.raise_()  # the first thing a new author reads
+
+        def dismiss() -> None:
+            self.settings.welcomed = True
+            dock.close()
+
+        welcome.dismissed.connect(dismiss)
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -479,4 +556,9 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+        release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
+        self.autosaver.discard()  # a clean exit leaves no recovery file
         event.accept()
+
+    def _offer_recovery(self) -> None:
+        offer_recovery(self.recovery, self.dialogs, self, self.session)

@@ -6,7 +6,11 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
+from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
+from engine.interop.keke_read import KekeUnsupported
 from engine.limits import (
+    MAX_ENTITIES,
     MAX_GRID_SIZE,
     MAX_ID_LENGTH,
     MAX_PREVIEW_BEATS,
@@ -26,7 +30,7 @@ from engine.model import (
     WordEntity,
 )
 from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
-from engine.packs.load import load_pack
+from engine.packs.load import load_pack, load_pack_document
 from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import check_level, load_level
 from engine.play.board import Direction
@@ -43,6 +47,7 @@ __all__ = [
     "BASE_PROPERTIES",
     "FRAIL",
     "ID_PATTERN",
+    "MAX_ENTITIES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
     "MAX_PREVIEW_BEATS",
@@ -56,6 +61,12 @@ __all__ = [
     "EngineError",
     "FrailMechanic",
     "Game",
+    "KekeExport",
+    "KekeImport",
+    "KekeMisfit",
+    "KekeReplay",
+    "KekeUnsupported",
+    "KekeUnsupportedError",
     "LeavesChain",
     "Level",
     "MoveStep",
@@ -81,11 +92,14 @@ __all__ = [
     "check_level",
     "check_solution",
     "dump_pack",
+    "export_keke",
     "format_moves",
+    "import_keke",
     "leaves_chains",
     "leaves_problems",
     "load_level",
     "load_pack",
+    "load_pack_document",
     "parse_moves",
     "replay",
     "save_pack",

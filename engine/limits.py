@@ -115,6 +115,19 @@ MAX_PAYLOAD_REPLAY_WORK = 1_000_000
 #: restoring one costs about what validating an entity does, like the entity limit.
 MAX_PAYLOAD_SNAPSHOT_RECORDS = 60_000
 
+# ----------------------------------------------------------- Keke level files
+#: Bytes of a Keke Competition level file: the largest published one is 0.2 MiB.
+MAX_KEKE_FILE_BYTES = 8 * 2**20
+#: Levels in one Keke file: the largest published set has 200.
+MAX_KEKE_LEVELS = 2_000
+#: Moves in one recorded Keke solution: the longest published one has 240.
+MAX_KEKE_SOLUTION = 10_000
+#: Replays are the costly part of an import. A move costs about 5 µs per entity on
+#: the board plus the turn's fixed cost (about ten entities' worth), so the sum over
+#: levels of moves x (entities + 10) bounds an import's time: 4,000,000 is 20-30 s;
+#: the largest published file needs 540,000.
+MAX_KEKE_REPLAY_WORK = 4_000_000
+
 # ----------------------------------------------------------------- preview limits
 
 #: Beats an automaton preview looks ahead (``Game.preview_automata``). A pattern

@@ -7,14 +7,16 @@ test ever blocks on a modal event loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Protocol
 
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
 from editor.dialogs.problems import ProblemsDialog
+from editor.dialogs.recovery import RecoveryAnswer, RecoveryDialog
 from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
@@ -27,6 +29,12 @@ class Dialogs(Protocol):
     def choose_pack_to_open(self, parent: QWidget, *, folder: bool, start: str) -> Path | None: ...
 
     def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None: ...
+
+    def choose_import_file(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        """A file in another tool's format to import (File ▸ Import)."""
+        ...
 
     def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
         """Whether the author trusts ``folder`` to run its ``pack.py`` (asked once per folder)."""
@@ -62,6 +70,16 @@ class Dialogs(Protocol):
 
     def error(self, parent: QWidget, title: str, text: str) -> None: ...
 
+    def offer_recovery(
+        self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
+    ) -> RecoveryAnswer | None:
+        """After a crash: ("restore" | "discard", index) of the offered work, or None (later)."""
+        ...
+
+    def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
+        """Which kept version of the pack to restore (newest first), or None."""
+        ...
+
 
 class QtDialogs:
     """The real dialogs."""
@@ -93,6 +111,12 @@ class QtDialogs:
             chosen, _ = QFileDialog.getSaveFileName(parent, "Save Pack As", start, PACK_FILTER)
             if chosen and not chosen.endswith(".json"):
                 chosen += ".json"
+        return Path(chosen) if chosen else None
+
+    def choose_import_file(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        chosen, _ = QFileDialog.getOpenFileName(parent, title, start, name_filter)
         return Path(chosen) if chosen else None
 
     def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
@@ -149,3 +173,21 @@ class QtDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)
+
+    def offer_recovery(
+        self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
+    ) -> RecoveryAnswer | None:
+        dialog = RecoveryDialog(descriptions, compare, parent)
+        dialog.exec()
+        return dialog.answer
+
+    def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
+        choice, ok = QInputDialog.getItem(
+            parent,
+            "Restore Backup",
+            "Kept versions of this pack, newest first:",
+            descriptions,
+            0,
+            False,
+        )
+        return descriptions.index(choice) if ok and choice in descriptions else None

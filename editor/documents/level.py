@@ -23,6 +23,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+import engine
 from editor.commands import AuthoredDataCommand, LevelPropertiesCommand, PaintCellsCommand
 from editor.documents.values import (
     EMPTY,
@@ -47,6 +48,7 @@ class LevelDocument(QObject):
     cells_changed = Signal(object)  # frozenset[Pos]
     properties_changed = Signal()
     authored_changed = Signal(str)  # the authored key that changed ("automata", ...)
+    refused = Signal(str)  # an edit was refused; the reason, for the author
 
     def __init__(
         self,
@@ -315,6 +317,13 @@ class LevelDocument(QObject):
     def _apply(self, changes: Mapping[Pos, Stack], text: str, continues_stroke: bool) -> bool:
         real = {p: s for p, s in changes.items() if s != self.stack_at(p)}
         if not real:
+            return False
+        count = self.entity_count() + sum(len(s) - len(self.stack_at(p)) for p, s in real.items())
+        if count > engine.MAX_ENTITIES and count > self.entity_count():
+            self.refused.emit(
+                f"{text} refused: the level would hold {count:,} entities, "
+                f"and a level holds at most {engine.MAX_ENTITIES:,}"
+            )
             return False
         self.undo_stack.push(PaintCellsCommand(self, real, text=text, mergeable=continues_stroke))
         return True

@@ -29,6 +29,7 @@ class Session(QObject):
         self._stamp: Stamp | None = None
         self._inspected: Pos | None = None
         self._pack_links = Connections()
+        self._level_links = Connections()
 
     @property
     def pack(self) -> PackDocument | None:
@@ -67,6 +68,7 @@ class Session(QObject):
             return
         self._level = level
         self._inspected = None
+        self._level_links.follow([] if level is None else [(level.refused, self.message.emit)])
         self.level_changed.emit(level)
         self.inspected_changed.emit(None)
 

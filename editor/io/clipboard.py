@@ -6,6 +6,7 @@ a region copied in one level (or one editor window) pastes into another.
 
 from __future__ import annotations
 
+import atexit
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +19,9 @@ from editor.documents.values import OBJECT, WORD, Pos, Stamp
 MIME_TYPE = "application/x-rulegrid-region"
 
 
+_release_at_exit = False
+
+
 def release_clipboard() -> None:
     """Take our region off the system clipboard before the application goes away.
 
@@ -25,10 +29,26 @@ def release_clipboard() -> None:
     the clipboard still owns a ``QMimeData`` made in Python. A region only pastes
     into a running Rulegrid, so nothing of value is lost.
     """
+    if QGuiApplication.instance() is None:
+        return
     clipboard = QGuiApplication.clipboard()
     mime = clipboard.mimeData()
     if mime is not None and mime.hasFormat(MIME_TYPE):
         clipboard.clear()
+
+
+def put_region(region: Region) -> None:
+    """Put ``region`` on the system clipboard, and make sure it comes off before exit.
+
+    Whoever copies also answers for the exit crash described in
+    :func:`release_clipboard`: an ``atexit`` hook runs it even in a script that
+    builds a window, copies and simply ends, before Python tears the wrappers down.
+    """
+    global _release_at_exit
+    QGuiApplication.clipboard().setMimeData(region.to_mime())
+    if not _release_at_exit:
+        atexit.register(release_clipboard)
+        _release_at_exit = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,6 +91,7 @@ class GridCanvas(QWidget):
         self._show_grid = True
         self._looks: dict[Pos, QPixmap] = {}
         self._grid_tile = QPixmap()
+        self._fitted_size: tuple[int, int] | None = None  # the level size the view fits
         self._highlight: tuple[int, ...] = ()
         self._highlight_cells: dict[Pos, frozenset[int]] | None = None  # None: recompute
         self._dim_others = False
@@ -241,6 +242,7 @@ class GridCanvas(QWidget):
         level = self._level
         if level is None:
             return
+        self._fitted_size = (level.width, level.height)
         size = min(
             (self.width() - 2 * MARGIN) // level.width, (self.height() - 2 * MARGIN) // level.height
         )
@@ -516,6 +518,10 @@ class GridCanvas(QWidget):
 
     def _on_level_properties_changed(self) -> None:
         self._looks.clear()
+        level = self._level
+        size = (level.width, level.height) if level is not None else None
+        if size != self._fitted_size:  # a resize: show the whole new board
+            self.fit()
         self.update()
 
     def _on_tool_overlay_changed(self) -> None:

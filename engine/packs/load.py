@@ -40,6 +40,21 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) ->
     Raises:
         ValidationError: problems located as ``PACK/levels/N/... (level "id")``.
     """
+    return load_pack_document(source, trust=trust)[0]
+
+
+def load_pack_document(
+    source: str | Path | Mapping[str, Any], *, trust: bool = False
+) -> tuple[Pack, dict[str, Any]]:
+    """:func:`load_pack`, and the validated document as the author wrote it.
+
+    Tools that write a pack back (the editor) keep the document, not the model's
+    dump: the model fills in defaults (``"phase": 0``) and a fixed key order, and a
+    pack opened and saved untouched must not change.
+
+    Raises:
+        ValidationError: as :func:`load_pack`.
+    """
     if isinstance(source, Mapping):
         doc: Any = dict(source)
         name = pack_name(doc)
@@ -49,7 +64,7 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) ->
     pack, problems = pack_problems(doc, name)
     if pack is None:
         raise ValidationError(problems)
-    return pack
+    return pack, doc
 
 
 def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
@@ -76,10 +91,15 @@ def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
                 pack=name,
             )
         path = path / PACK_FILE
-    return parse_json_text(_read_bytes(path, name), source=name), name
+    return parse_json_text(read_bounded(path, MAX_PACK_BYTES, name), source=name), name
 
 
-def _read_bytes(path: Path, name: str) -> bytes:
+def read_bounded(path: Path, limit: int, name: str) -> bytes:
+    """The bytes of the file ``path``, refused with a located problem past ``limit`` bytes.
+
+    At most ``limit + 1`` bytes are ever read, so a huge file costs nothing.
+    ``name`` labels the problems (a pack or file name).
+    """
     try:
         if not path.exists():
             raise ValidationError.single(
@@ -90,14 +110,14 @@ def _read_bytes(path: Path, name: str) -> bytes:
                 "", "unreadable", f"cannot read {path}: not a regular file", pack=name
             )
         with path.open("rb") as handle:
-            raw = handle.read(MAX_PACK_BYTES + 1)
+            raw = handle.read(limit + 1)
     except OSError as exc:
         raise ValidationError.single(
             "", "unreadable", f"cannot read {path}: {exc.strerror or exc}", pack=name
         ) from None
-    if len(raw) > MAX_PACK_BYTES:
+    if len(raw) > limit:
         raise ValidationError.single(
-            "", "bad-size", f"{path} is larger than {MAX_PACK_BYTES // 2**20} MiB", pack=name
+            "", "bad-size", f"{path} is larger than {limit // 2**20} MiB", pack=name
         )
     return raw
 

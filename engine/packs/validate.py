@@ -24,7 +24,8 @@ from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
 from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS
 from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
-from engine.packs.schema import check_document, path_key, schema_problems
+from engine.packs.explain import path_key
+from engine.packs.schema import check_document, schema_problems
 from engine.rules import parse_rules
 from engine.tokens import FRAIL, Vocabulary, WordRole
 

@@ -3,6 +3,7 @@ records every question, so window tests never block on a modal dialog."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ class ScriptedDialogs:
     unsaved_answer: str = "discard"
     open_path: Path | None = None
     save_path: Path | None = None
+    import_path: Path | None = None
     open_anyway: bool = False
     level_properties: tuple[LevelProperties, Anchor] | None = None
     noun: tuple[str, NounSpec] | None = None
@@ -28,6 +30,12 @@ class ScriptedDialogs:
     noun_vocabulary: engine.Vocabulary | None = None  # what the last Add Noun was given
     problems_shown: list[list[engine.Problem]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    confirm_texts: list[str] = field(default_factory=list)
+    recovery_answer: tuple[str, int] | None = None
+    backup_choice: int | None = None
+    backups_offered: list[list[str]] = field(default_factory=list)
+    recovery_offers: list[list[str]] = field(default_factory=list)
+    recovery_comparisons: list[str] = field(default_factory=list)
 
     def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> str:
         self.asked.append(("unsaved", pack_name))
@@ -40,6 +48,12 @@ class ScriptedDialogs:
     def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
         self.asked.append(("save", folder))
         return self.save_path
+
+    def choose_import_file(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        self.asked.append(("import", title))
+        return self.import_path
 
     def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
         self.asked.append(("trust", folder))
@@ -77,7 +91,19 @@ class ScriptedDialogs:
 
     def confirm(self, parent: QWidget, title: str, text: str) -> bool:
         self.asked.append(("confirm", title))
+        self.confirm_texts.append(text)
         return self.confirm_answer
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         self.errors.append(f"{title}: {text}")
+
+    def offer_recovery(
+        self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
+    ) -> tuple[str, int] | None:
+        self.recovery_offers.append(list(descriptions))
+        self.recovery_comparisons = [compare(i) for i in range(len(descriptions))]
+        return self.recovery_answer
+
+    def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
+        self.backups_offered.append(list(descriptions))
+        return self.backup_choice

@@ -1,5 +1,10 @@
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView
@@ -17,6 +22,7 @@ from editor.documents.values import (
     Stamp,
 )
 from tests.editor.window_driver import click, drag, tokens, trigger, use
+from tests.support import ROOT
 
 
 def test_level_properties_form_refuses_a_taken_or_malformed_id(qtbot) -> None:
@@ -133,3 +139,49 @@ def test_quitting_takes_only_our_region_off_the_clipboard(qapp) -> None:
     release_clipboard()
     assert clipboard.text() == "someone else's text"
     clipboard.clear()
+
+
+_COPY_AND_END = """
+import gc, sys
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+from editor import MainWindow
+from editor.documents.values import OBJECT, Pos, Stamp
+window = MainWindow()
+window.level.add_on_top([Pos(1, 1)], Stamp(OBJECT, "BABA"))
+window.level_actions.select_all()
+assert window.level_actions.copy()
+ending = sys.argv[1]
+if ending == "close":
+    window.pack.undo_stack.setClean()  # nothing to ask about: closing goes straight through
+    assert window.close()
+elif ending == "delete":
+    window.deleteLater()
+    app.processEvents()
+    del window
+    gc.collect()
+print("copied", flush=True)
+"""
+
+
+@pytest.mark.parametrize("ending", ["end", "close", "delete"])
+def test_a_program_that_builds_the_window_and_copies_exits_cleanly(tmp_path, ending) -> None:
+    """Any host (a test, a script, an embedder) may copy a region and just end."""
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "PYTHONPATH": str(ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _COPY_AND_END, ending],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
+    assert done.stdout.strip() == "copied", done.stderr
+    assert done.returncode == 0, done.stderr

@@ -11,12 +11,14 @@ from PySide6.QtCore import QObject, QRect, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtTest import QTest
 
+import engine
 from editor.connections import Connections
-from editor.documents.values import OBJECT, WORD, NounSpec, Pos, Stamp
+from editor.documents.values import OBJECT, WORD, Anchor, LevelProperties, NounSpec, Pos, Stamp
 from editor.views.canvas import CanvasLayer, GridCanvas
 from tests.editor.window_driver import click, trigger, use
 
 ZED = Stamp(OBJECT, "ZED")
+BABA_STAMP = Stamp(OBJECT, "BABA")
 
 
 def _pack_with_unknown_noun(tmp_path: Path) -> Path:
@@ -180,3 +182,41 @@ def test_the_status_bar_cell_readout_follows_a_level_switch(make_window) -> None
     assert "baba" in window._cell_label.text()
     trigger(window, "actionAddLevel")  # the new level is empty under the same pointer
     assert "baba" not in window._cell_label.text()
+
+
+def test_an_edit_past_the_engines_entity_limit_is_refused_with_a_message(make_window) -> None:
+    window = make_window()
+    level = window.level
+    assert level is not None
+    props = LevelProperties(level.level_id, "Full", "", 128, 128)
+    level.set_properties(props)
+    cells = [Pos(x, y) for y in range(128) for x in range(128)]
+    level.paste({pos: (BABA_STAMP,) for pos in cells})
+    assert level.entity_count() == 128 * 128
+    room = engine.MAX_ENTITIES - level.entity_count()
+    assert level.paste({pos: (BABA_STAMP,) for pos in cells[:room]})
+    assert level.entity_count() == engine.MAX_ENTITIES
+    before = window.pack.undo_stack.count()
+    use(window, "actionToolBrush", BABA_STAMP)
+    click(window, Pos(0, 0))
+    assert level.entity_count() == engine.MAX_ENTITIES
+    assert window.pack.undo_stack.count() == before
+    assert "at most 20,000" in window.statusBar().currentMessage()
+    use(window, "actionToolEraser")
+    click(window, Pos(0, 0))  # removing is always allowed
+    assert level.entity_count() == engine.MAX_ENTITIES - 1
+
+
+def test_resizing_the_level_refits_the_view(make_window, dialogs) -> None:
+    window = make_window()
+    canvas = window.canvas
+    trigger(window, "actionZoomIn")
+    trigger(window, "actionZoomIn")
+    zoomed = canvas.cell_size
+    level = window.level
+    assert level is not None
+    dialogs.level_properties = (LevelProperties(level.level_id, "Big", "", 60, 40), Anchor())
+    trigger(window, "actionLevelProperties")
+    assert (level.width, level.height) == (60, 40)
+    assert canvas.cell_size < zoomed
+    assert canvas.rect().contains(canvas.cells_rect(QRect(0, 0, 60, 40)))
