@@ -46,9 +46,10 @@ class GhostLayer(CanvasLayer):
             self.changed.emit()
 
     def set_facts(self, facts: MoveZeroFacts | None) -> None:
+        before = (self.paths(), self.caption()) if self._visible else None
         self._facts = facts
-        if self._visible:
-            self.changed.emit()
+        if self._visible and (self.paths(), self.caption()) != before:
+            self.changed.emit()  # repaint the canvas only when the drawing changes
 
     def set_selected(self, automaton_id: str | None) -> None:
         if automaton_id != self._selected:

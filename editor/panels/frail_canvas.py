@@ -56,8 +56,9 @@ class CrackLayer(CanvasLayer):
         if facts is not None:
             for entity_id, (noun, cell) in sorted(facts.frail.items()):
                 cells[cell].append((entity_id, noun))
-        self._cells = dict(cells)
-        self.changed.emit()
+        if cells != self._cells:  # repaint the canvas only when the badges move
+            self._cells = dict(cells)
+            self.changed.emit()
 
     def cracked(self) -> dict[Cell, list[tuple[int, str]]]:
         """The cells with a crack badge: the FRAIL objects (id, noun) in each."""

@@ -16,6 +16,7 @@ thread, never swallowed.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,7 +137,8 @@ class _Job(QRunnable):
             result = move_zero_facts(self._snapshot.to_data(), self._beats)
         except BaseException as exc:  # handed to the UI thread, which raises it again
             result = exc
-        self._relay.done.emit(self._revision, result)
+        with contextlib.suppress(RuntimeError):  # the window closed meanwhile: nobody to tell
+            self._relay.done.emit(self._revision, result)
 
 
 class MoveZeroFollower(QObject):
