@@ -419,18 +419,12 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
-        self.docks.add(
-            "automata",
-            "Automata",
-            self.automata_panel,
-            right,
-            tabify_with="history",
-            shortcut="Alt+7",
-        )
-        self.docks.add(
-            "frail", "FRAIL", self.frail_panel, right, tabify_with="automata", shortcut="Alt+8"
-        )
-        self.docks["history"].raise_()
+        for dock_id, title, panel, key in (
+            ("automata", "Automata", self.automata_panel, "Alt+7"),
+            ("frail", "FRAIL", self.frail_panel, "Alt+8"),
+        ):
+            self.docks.add(dock_id, title, panel, right, tabify_with="stackInspector", shortcut=key)
+        self.docks["stackInspector"].raise_()
         self.automata_panel.use_ghost_action(a["actionGhostPreview"])
         if not self.settings.welcomed:
             self._add_welcome(right)

@@ -41,10 +41,11 @@ def settle(app: QApplication, window: MainWindow, seconds: float = 0.6) -> None:
 
 
 def widen_right_docks(window: MainWindow, width: int) -> None:
+    """The Stack / Automata / FRAIL tabs wide and tall, History short below them."""
     window.resizeDocks([window.docks["stackInspector"]], [width], Qt.Orientation.Horizontal)
     window.resizeDocks(
         [window.docks["stackInspector"], window.docks["history"]],
-        [150, 700],
+        [700, 120],
         Qt.Orientation.Vertical,
     )
 
@@ -54,6 +55,7 @@ def main() -> int:
     assert isinstance(app, QApplication)
     with tempfile.TemporaryDirectory() as tmp:
         settings = EditorSettings(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
+        settings.welcomed = True  # an author who has started the editor before
         window = MainWindow(TUTORIAL_PACK, settings=settings)
         window.resize(1440, 900)
         window.show()

@@ -144,10 +144,16 @@ class ProblemLabel(QLabel):
         self.show_problems([])
 
     def _show(self, lines: list[str], color: str, tip: str) -> None:
-        self.setText("\n".join(lines))
-        self.setToolTip(tip)
-        self.setStyleSheet(f"color: {color};" if color else "")
-        self.setVisible(bool(lines))
+        """Change only what differs: a new style sheet re-lays out the whole window."""
+        text, style = "\n".join(lines), f"color: {color};" if color else ""
+        if text != self.text():
+            self.setText(text)
+        if tip != self.toolTip():
+            self.setToolTip(tip)
+        if style != self.styleSheet():
+            self.setStyleSheet(style)
+        if bool(lines) == self.isHidden():
+            self.setVisible(bool(lines))
 
 
 def first_free(base: str, taken: Mapping[str, object] | set[str], *, sep: str = "-") -> str:

@@ -126,6 +126,7 @@ class PatternStrip(QWidget):
     # ------------------------------------------------------------ public API
     def set_pattern(self, steps: list[dict[str, Any]], phase: int, bad: set[int]) -> None:
         """Show ``steps`` with the start ``phase``; ``bad`` steps have engine problems."""
+        grows = len(steps) != len(self._steps)
         self._steps = [dict(s) for s in steps]
         self._phase, self._bad = phase, set(bad)
         if self._steps:
@@ -135,7 +136,8 @@ class PatternStrip(QWidget):
         self.setAccessibleDescription(
             ", ".join(f"{i + 1}: {step_text(s)}" for i, s in enumerate(self._steps))
         )
-        self.updateGeometry()
+        if grows:
+            self.updateGeometry()  # only a new step count can change the strip's height
         self.update()
 
     def steps(self) -> list[dict[str, Any]]:
