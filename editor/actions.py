@@ -106,6 +106,26 @@ VIEW_ACTIONS = (
         checkable=True,
     ),
 )
+#: View toggles of the rules panel (docs/editor.md, "Rules panel").
+RULES_VIEW_ACTIONS = (
+    ActionSpec(
+        "actionDimUnusedWords",
+        "Dim &Unused Words",
+        "Ctrl+Shift+U",
+        "",
+        "Dim every word that forms no rule at move 0, as the game does",
+        checkable=True,
+    ),
+    ActionSpec(
+        "actionPropertyOverlay",
+        "&Property Overlay",
+        "Ctrl+Shift+B",
+        "",
+        "Badges on objects for what they are at move 0 (YOU, WIN, STOP …)",
+        checkable=True,
+    ),
+)
+#: The automata panel's view toggle (docs/editor.md, "Automata and FRAIL").
 AUTOMATA_ACTIONS = (
     ActionSpec(
         "actionGhostPreview",
@@ -156,6 +176,27 @@ LEVEL_ACTIONS = (
         "Ctrl+K",
         "add-noun",
         "Add a noun (name and colour) to the pack",
+    ),
+)
+
+PLAY_ACTIONS = (
+    ActionSpec(
+        "actionPlay", "&Play Level", "F5", "play", "Test-play this level (F5 again restarts)"
+    ),
+    ActionSpec(
+        "actionPlaySolution",
+        "Play &Intended Solution",
+        "Shift+F5",
+        "",
+        "Play the level's stored solution back step by step",
+    ),
+    ActionSpec(
+        "actionReducedMotion",
+        "&Reduced Motion",
+        "",
+        "",
+        "Test-play applies each turn at once: no slides, fades or flashes",
+        checkable=True,
     ),
 )
 

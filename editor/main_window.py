@@ -27,6 +27,8 @@ from editor.actions import (
     FILE_ACTIONS,
     HELP_ACTIONS,
     LEVEL_ACTIONS,
+    PLAY_ACTIONS,
+    RULES_VIEW_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -46,8 +48,11 @@ from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
 from editor.panels.automata_panel import AutomataPanel
 from editor.panels.frail_panel import FrailPanel
+from editor.panels.play_mode import PlayMode
+from editor.panels.rules_panel import RulesPanel
 from editor.resources import icon
 from editor.settings import EditorSettings
+from editor.tasks.analysis import AnalysisService
 from editor.tasks.move_zero import MoveZeroFollower
 from editor.tools import (
     BrushTool,
@@ -102,7 +107,9 @@ class MainWindow(QMainWindow):
         self.autosaver = Autosaver(self.session, self.recovery, parent=self)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
-        self.setCentralWidget(self.canvas)
+        self.play = PlayMode(self.session, self.renderer, self.settings, self.canvas, self)
+        self.play_view = self.play.view
+        self.setCentralWidget(self.play.stage)  # the canvas, or the play view while playing
         self.tools: list[Tool] = [
             BrushTool(self.session),
             EraserTool(self.session),
@@ -115,12 +122,14 @@ class MainWindow(QMainWindow):
         self.level_list = LevelListPanel(self.session)
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.inspector = StackInspector(self.session, self.renderer)
-        self.move_zero = MoveZeroFollower(self.session, self)  # until the shared analysis lands
-        self.automata_panel = AutomataPanel(self.session, self.move_zero, self.canvas)
-        self.frail_panel = FrailPanel(self.session, self.move_zero, self.dialogs, self.canvas)
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
+        self.analysis = AnalysisService(self.session, self)
+        self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
+        self.move_zero = MoveZeroFollower(self.session, self.analysis, self)
+        self.automata_panel = AutomataPanel(self.session, self.move_zero, self.canvas)
+        self.frail_panel = FrailPanel(self.session, self.move_zero, self.dialogs, self.canvas)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -250,6 +259,12 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionPlay": self.play.play,
+            "actionPlaySolution": self.play.play_solution,
+            "actionReducedMotion": lambda: self.play.set_reduced_motion(
+                self.actions_by_id["actionReducedMotion"].isChecked()
+            ),
+            **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
             "actionGhostPreview": lambda: self.automata_panel.set_ghost_visible(
                 self.actions_by_id["actionGhostPreview"].isChecked()
             ),
@@ -260,7 +275,9 @@ class MainWindow(QMainWindow):
                 FILE_ACTIONS
                 + EDIT_ACTIONS
                 + VIEW_ACTIONS
+                + RULES_VIEW_ACTIONS
                 + LEVEL_ACTIONS
+                + PLAY_ACTIONS
                 + HELP_ACTIONS
                 + AUTOMATA_ACTIONS,
                 handlers,
@@ -300,6 +317,7 @@ class MainWindow(QMainWindow):
             self.actions_by_id[tool.action_id] = action
         for action in self.actions_by_id.values():
             self.addAction(action)  # shortcuts work even with menus and toolbars hidden
+        self.actions_by_id["actionReducedMotion"].setChecked(self.settings.reduced_motion)
 
     def _build_menus_and_toolbars(self) -> None:
         a = self.actions_by_id
@@ -346,6 +364,10 @@ class MainWindow(QMainWindow):
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionReducedMotion",
+            None,
+            "actionDimUnusedWords",
+            "actionPropertyOverlay",
             "actionGhostPreview",
             None,
         )
@@ -369,6 +391,7 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self._add(bar.addMenu("&Play"), "actionPlay", "actionPlaySolution")
         self.help_menu = bar.addMenu("&Help")
         self._add(self.help_menu, "actionGettingStarted", "actionShortcuts", None, "actionAbout")
         main = QToolBar("Main", self)
@@ -385,6 +408,8 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomIn",
             "actionZoomFit",
+            None,
+            "actionPlay",
         ):
             main.addSeparator() if name is None else main.addAction(a[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
@@ -419,6 +444,15 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.play.lock_while_playing(
+            self.actions_by_id,
+            [tool.action_id for tool in self.tools],
+            [self.palette_panel, self.inspector],
+            self.undo_group,
+        )
+        self.docks.add(
+            "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
+        ).raise_()
         for dock_id, title, panel, key in (
             ("automata", "Automata", self.automata_panel, "Alt+7"),
             ("frail", "FRAIL", self.frail_panel, "Alt+8"),

@@ -32,11 +32,19 @@ from engine.model import (
 from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
 from engine.packs.load import load_pack, load_pack_document
 from engine.packs.save import dump_pack, save_pack, write_atomic
-from engine.packs.validate import check_level, load_level
+from engine.packs.validate import load_level
+from engine.play.analysis import (
+    LevelAnalysis,
+    LevelReader,
+    RuleEffect,
+    analyze_level,
+    check_level,
+)
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
 from engine.play.ghost import AutomatonPath, PathStep
+from engine.play.hints import RuleHint, StackChoice
 from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
 from engine.rules import Rule
 from engine.share.codec import ShareError
@@ -69,6 +77,8 @@ __all__ = [
     "KekeUnsupportedError",
     "LeavesChain",
     "Level",
+    "LevelAnalysis",
+    "LevelReader",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
@@ -77,11 +87,14 @@ __all__ = [
     "Problem",
     "Rule",
     "RuleComplexityError",
+    "RuleEffect",
+    "RuleHint",
     "ShareError",
     "SolutionCheck",
     "SolveProgress",
     "SolveResult",
     "SolveStatus",
+    "StackChoice",
     "Strategy",
     "TurnEvent",
     "ValidationError",
@@ -89,6 +102,7 @@ __all__ = [
     "WaitStep",
     "WordEntity",
     "WordRole",
+    "analyze_level",
     "check_level",
     "check_solution",
     "dump_pack",

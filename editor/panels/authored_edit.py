@@ -48,7 +48,7 @@ def current_problems(
     level: LevelDocument, nouns: Iterable[str] | None, *, board: bool = False
 ) -> list[engine.Problem]:
     """The engine's problems of the level as it is (the board left out unless asked)."""
-    return engine.check_level(level_data(level, board=board), nouns=nouns)
+    return list(engine.check_level(level_data(level, board=board), nouns=nouns))
 
 
 def new_problems(

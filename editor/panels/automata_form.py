@@ -10,7 +10,6 @@ after every edit, undo and redo.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker
@@ -18,10 +17,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -29,20 +26,17 @@ from PySide6.QtWidgets import (
 import engine
 from editor.documents.session import Session
 from editor.panels.authored_edit import ProblemLabel, checked_edit, current_problems, under
-from editor.panels.automata_pattern import (
-    ARROWS,
-    DIRECTION_NAMES,
-    WAIT,
-    WAIT_GLYPH,
-    PatternStrip,
-    move_step,
-    step_text,
+from editor.panels.automata_pattern import PatternStrip
+from editor.panels.automata_step import (
+    StepFields,
+    delete_step,
+    insert_step,
+    move_step_to,
+    pattern_buttons,
+    turn_step,
 )
+from editor.panels.automata_words import ANY_CARRIER, automaton_words, move_zero_note, step_names
 from editor.tasks.move_zero import MoveZeroFacts
-
-ANY_CARRIER = "any carrier"
-#: Steps read for cue and sound suggestions: enough for any real pack, bounded for any file.
-SUGGESTION_STEPS = 20_000
 
 
 class AutomatonForm(QWidget):
@@ -91,65 +85,22 @@ class AutomatonForm(QWidget):
         self.strip.turn_requested.connect(self.turn_step)
         self.strip.phase_requested.connect(self.set_phase)
         self.pattern_problems = ProblemLabel("automatonPatternProblems", self)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(2)
-        for (dx, dy), glyph in ARROWS.items():
-            buttons.addWidget(
-                self._button(
-                    glyph,
-                    f"Insert a move {glyph} after the selected step (Shift+arrow)",
-                    partial(self._insert_after, move_step(dx, dy)),
-                    "insert" + DIRECTION_NAMES[(dx, dy)].title(),
-                )
-            )
-        buttons.addWidget(
-            self._button(
-                WAIT_GLYPH,
-                "Insert a wait after the selected step (W)",
-                partial(self._insert_after, dict(WAIT)),
-                "insertWait",
-            )
+        buttons = pattern_buttons(
+            self,
+            insert=self._insert_after,
+            shift=self._shift,
+            delete=lambda: self.delete_step(self.strip.current()),
         )
-        buttons.addSpacing(8)
-        for text, tip, slot, name in (
-            ("◀", "Move the step earlier (Ctrl+←)", lambda: self._shift(-1), "stepEarlier"),
-            ("▶", "Move the step later (Ctrl+→)", lambda: self._shift(+1), "stepLater"),
-            (
-                "✕",
-                "Delete the step (Delete)",
-                lambda: self.delete_step(self.strip.current()),
-                "deleteStep",
-            ),
-        ):
-            buttons.addWidget(self._button(text, tip, slot, name))
-        buttons.addStretch(1)
 
-        self.step_label = QLabel(self)
-        self.action = QComboBox(self)
-        self.action.setObjectName("stepAction")
-        self.action.addItems(["move", "wait"])
-        self.action.activated.connect(self._on_action_chosen)
-        self.delta = QLineEdit(self)
-        self.delta.setObjectName("stepDelta")
-        self.delta.setPlaceholderText("dx, dy")
-        self.delta.setMaximumWidth(90)
-        self.delta.setToolTip(
-            "The move's raw delta as dx, dy (1, 0 is right; 0, -1 is up), checked by the engine;\n"
-            "the arrow buttons and Alt+arrow turn a step in one go"
+        self.step = StepFields(
+            lambda mutate, what, keep: self._commit(mutate, what, self.step_problems, keep=keep),
+            lambda message, keep: self._refuse_own(self.step_problems, message, keep),
+            self._suggestions,
+            self,
         )
-        self.delta.editingFinished.connect(self._on_delta_edited)
-        self.cue = self._name_combo("stepCue", "Visual cue name (optional; lower case)")
-        self.sound = self._name_combo("stepSound", "Sound name (optional; lower case)")
-        self.step_problems = ProblemLabel("stepProblems", self)
-        step_row = QHBoxLayout()
-        step_row.addWidget(self.action)
-        step_row.addWidget(QLabel("delta", self))
-        step_row.addWidget(self.delta)
-        step_row.addStretch(1)
-        names_row = QHBoxLayout()
-        for label, widget in (("cue", self.cue), ("sound", self.sound)):
-            names_row.addWidget(QLabel(label, self))
-            names_row.addWidget(widget, 1)
+        self.step_label, self.step_problems = self.step.label, self.step.problems
+        self.action, self.delta = self.step.action, self.step.delta
+        self.cue, self.sound = self.step.cue, self.step.sound
 
         self.phase = QSpinBox(self)
         self.phase.setObjectName("automatonPhase")
@@ -166,7 +117,7 @@ class AutomatonForm(QWidget):
             "Property", self._column(self.property_word, self.property_problems, self.move_zero)
         )
         form.addRow("Pattern", self._column(self.strip, buttons, self.pattern_problems))
-        form.addRow(self.step_label, self._column(step_row, names_row, self.step_problems))
+        form.addRow(self.step_label, self.step)
         form.addRow("Start phase", self._column(self.phase, self.phase_problems))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -252,48 +203,24 @@ class AutomatonForm(QWidget):
 
     # ----------------------------------------------------------- pattern edits
     def insert_step(self, index: int, step: dict[str, Any]) -> None:
-        def mutate(record: dict[str, Any]) -> None:
-            pattern = record["pattern"]
-            pattern.insert(index, dict(step))
-            if index <= record.get("phase", 0):
-                record["phase"] = record.get("phase", 0) + 1  # the start stays on its step
-
-        if self._commit(mutate, "Insert Step", self.pattern_problems):
+        if self._commit(
+            lambda r: insert_step(r, index, step), "Insert Step", self.pattern_problems
+        ):
             self.strip.set_current(index)
 
     def delete_step(self, index: int) -> None:
-        if index < 0:
-            return
-
-        def mutate(record: dict[str, Any]) -> None:
-            pattern = record["pattern"]
-            pattern.pop(index)
-            phase = record.get("phase", 0)
-            if index < phase:
-                record["phase"] = phase - 1
-            elif index == phase and phase >= len(pattern):
-                record["phase"] = 0  # the step after the last is the first: patterns repeat
-
-        self._commit(mutate, "Delete Step", self.pattern_problems)
+        if index >= 0:
+            self._commit(lambda r: delete_step(r, index), "Delete Step", self.pattern_problems)
 
     def move_step(self, source: int, target: int) -> None:
-        def mutate(record: dict[str, Any]) -> None:
-            pattern = record["pattern"]
-            order = list(range(len(pattern)))
-            order.insert(target, order.pop(source))
-            record["pattern"] = [pattern[i] for i in order]
-            record["phase"] = order.index(record.get("phase", 0))  # the start follows its step
-
-        if self._commit(mutate, "Move Step", self.pattern_problems):
+        moved = self._commit(
+            lambda r: move_step_to(r, source, target), "Move Step", self.pattern_problems
+        )
+        if moved:
             self.strip.set_current(target)
 
     def turn_step(self, index: int, step: dict[str, Any]) -> None:
-        def mutate(record: dict[str, Any]) -> None:
-            old = record["pattern"][index]
-            extras = {k: old[k] for k in ("cue", "sound") if k in old}
-            record["pattern"][index] = {**step, **extras}
-
-        self._commit(mutate, "Step Direction", self.step_problems)
+        self._commit(lambda r: turn_step(r, index, step), "Step Direction", self.step_problems)
 
     def set_phase(self, phase: int) -> None:
         self._commit(lambda r: r.__setitem__("phase", phase), "Start Phase", self.phase_problems)
@@ -351,69 +278,6 @@ class AutomatonForm(QWidget):
                 self.phase_problems,
                 mergeable=True,
             )
-
-    def _on_action_chosen(self, _index: int) -> None:
-        index = self.strip.current()
-        record = self.record()
-        if record is None or index < 0:
-            return
-        old = record["pattern"][index]
-        action = self.action.currentText()
-        if action == old.get("action"):
-            return
-        extras = {k: old[k] for k in ("cue", "sound") if k in old}
-        new = move_step(1, 0) if action == "move" else dict(WAIT)
-        self._commit(
-            lambda r: r["pattern"].__setitem__(index, {**new, **extras}),
-            "Step Action",
-            self.step_problems,
-        )
-
-    def _on_delta_edited(self) -> None:
-        index = self.strip.current()
-        record = self.record()
-        if record is None or index < 0 or record["pattern"][index].get("action") != "move":
-            return
-        old = record["pattern"][index]
-        text = self.delta.text().strip()
-        if text == _delta_text(old):
-            return
-        parts = [part.strip() for part in text.replace(";", ",").split(",")]
-        try:
-            dx, dy = (int(part) for part in parts)
-        except ValueError:
-            self._refuse_own(
-                self.step_problems,
-                f"{text!r} is not a delta: type two whole numbers, dx and dy, such as 1, 0",
-                keep=(self.delta, text),
-            )
-            return
-        self._commit(
-            lambda r: r["pattern"][index].update(dx=dx, dy=dy),
-            "Step Direction",
-            self.step_problems,
-            keep=(self.delta, text),
-        )
-
-    def _on_name_edited(self, key: str, combo: QComboBox) -> None:
-        index = self.strip.current()
-        record = self.record()
-        if record is None or index < 0:
-            return
-        text = combo.currentText().strip()
-        if text == record["pattern"][index].get(key, ""):
-            return
-
-        def mutate(r: dict[str, Any]) -> None:
-            step = r["pattern"][index]
-            if text:
-                step[key] = text
-            else:
-                step.pop(key, None)
-
-        line = combo.lineEdit()
-        assert line is not None
-        self._commit(mutate, f"Step {key.title()}", self.step_problems, keep=(line, text))
 
     # ---------------------------------------------------------------- editing
     def _commit(
@@ -482,62 +346,15 @@ class AutomatonForm(QWidget):
 
     # ------------------------------------------------------------------ views
     def _show_step(self, problems: list[engine.Problem] | None = None) -> None:
-        record = self.record()
         index = self.strip.current()
-        pattern = record.get("pattern", []) if record is not None else []
-        step = (
-            pattern[index]
-            if 0 <= index < len(pattern) and isinstance(pattern[index], dict)
-            else None
-        )
-        self.step_label.setText(f"Step {index}" if step is not None else "Step")
-        is_move = step is not None and step.get("action") == "move"
-        with QSignalBlocker(self.action):
-            self.action.setCurrentText("move" if is_move else "wait")
-        with QSignalBlocker(self.delta):
-            self.delta.setText(_delta_text(step) if is_move and step is not None else "")
-        self.delta.setEnabled(is_move)
-        for key, combo in (("cue", self.cue), ("sound", self.sound)):
-            self._fill_names(combo, key, str(step.get(key, "")) if step else "")
-        for widget in (self.action, self.cue, self.sound):
-            widget.setEnabled(step is not None)
-        if step is not None:
-            self.step_label.setToolTip(step_text(step))
         if problems is None:
             problems = self._problems()
-        self.step_problems.show_problems(
-            under(problems, f"{self._pointer()}/pattern/{index}") if step is not None else []
-        )
+        here = under(problems, f"{self._pointer()}/pattern/{index}")
+        self.step.show_step(self.record(), index, here)
 
     def _show_move_zero(self) -> None:
-        record, facts = self.record(), self._facts
-        if record is None:
-            self.move_zero.show_note("")
-            return
-        if facts is None:
-            self.move_zero.show_note("")
-            return
-        if facts.problem is not None:
-            self.move_zero.show_note(f"Move 0 unknown: {facts.problem}")
-            return
-        entry = next((a for a in facts.automata if a.get("id") == record.get("id")), None)
-        prop, subject = str(record.get("property", "")), record.get("subject")
-        to = f" to {subject}" if subject else ""
-        if not facts.givers(prop, subject):
-            self.move_zero.show_note(
-                f"No rule on the board gives {prop}{to} at move 0: "
-                "this automaton will not act until such a rule forms."
-            )
-        elif entry is None or not entry.get("active"):
-            self.move_zero.show_note(
-                f"A rule gives {prop}{to} at move 0, but no object carries it there."
-            )
-        else:
-            carriers = ", ".join(
-                f"{g['noun']} {' '.join(f'#{i}' for i in g['instanceIds'])}"
-                for g in entry.get("carriers", [])
-            )
-            self.move_zero.show_note(f"Active at move 0: {carriers}", kind="info")
+        text, kind = move_zero_note(self.record(), self._facts)
+        self.move_zero.show_note(text, kind=kind)
 
     def _fill_subjects(self, subject: object) -> None:
         pack = self._session.pack
@@ -552,36 +369,13 @@ class AutomatonForm(QWidget):
             self.subject.setCurrentIndex(max(0, self.subject.findData(subject)))
 
     def _fill_properties(self, current: str) -> None:
-        pack = self._session.pack
-        words: set[str] = set()
-        for level in pack.levels if pack is not None else []:
-            words |= level.automaton_properties()
         with QSignalBlocker(self.property_word):
             self.property_word.clear()
-            self.property_word.addItems(sorted(words))
+            self.property_word.addItems(automaton_words(self._session.pack))
             self.property_word.setCurrentText(current)
 
-    def _fill_names(self, combo: QComboBox, key: str, current: str) -> None:
-        with QSignalBlocker(combo):
-            combo.clear()
-            combo.addItems(["", *self._suggestions(key)])
-            combo.setCurrentText(current)
-
     def _suggestions(self, key: str) -> list[str]:
-        """Cue or sound names already used anywhere in the pack (bounded walk)."""
-        pack = self._session.pack
-        found: set[str] = set()
-        budget = SUGGESTION_STEPS
-        for level in pack.levels if pack is not None else []:
-            for automaton in level.extra.get("automata") or []:
-                pattern = automaton.get("pattern") if isinstance(automaton, dict) else None
-                for step in (pattern if isinstance(pattern, list) else [])[:budget]:
-                    if isinstance(step, dict) and isinstance(step.get(key), str):
-                        found.add(step[key])
-                budget -= len(pattern) if isinstance(pattern, list) else 1
-                if budget <= 0:
-                    return sorted(found)
-        return sorted(found)
+        return step_names(self._session.pack, key)
 
     # ---------------------------------------------------------------- helpers
     def _insert_after(self, step: dict[str, Any]) -> None:
@@ -594,28 +388,6 @@ class AutomatonForm(QWidget):
         if current >= 0 and 0 <= target < len(self.strip.steps()):
             self.move_step(current, target)
 
-    def _button(self, text: str, tip: str, slot: Callable[[], None], name: str) -> QToolButton:
-        button = QToolButton(self)
-        button.setObjectName(name)
-        button.setText(text)
-        button.setToolTip(tip)
-        button.setAccessibleName(tip)
-        button.clicked.connect(lambda _c=False: slot())
-        return button
-
-    def _name_combo(self, name: str, tip: str) -> QComboBox:
-        combo = QComboBox(self)
-        combo.setObjectName(name)
-        combo.setEditable(True)
-        combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        combo.setToolTip(tip + "; suggestions are names used in this pack")
-        key = "cue" if name == "stepCue" else "sound"
-        line = combo.lineEdit()
-        assert line is not None
-        line.editingFinished.connect(lambda: self._on_name_edited(key, combo))
-        combo.activated.connect(lambda _i: self._on_name_edited(key, combo))
-        return combo
-
     def _column(self, *parts: QWidget | QHBoxLayout) -> QWidget:
         box = QWidget(self)
         layout = QVBoxLayout(box)
@@ -627,7 +399,3 @@ class AutomatonForm(QWidget):
             else:
                 layout.addLayout(part)
         return box
-
-
-def _delta_text(step: dict[str, Any]) -> str:
-    return f"{step.get('dx', 0)}, {step.get('dy', 0)}"

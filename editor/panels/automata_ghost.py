@@ -68,6 +68,8 @@ class GhostLayer(CanvasLayer):
         facts = self._facts
         if facts is None:
             return "Ghost preview: reading the level…"
+        if facts.paths_problem is not None:
+            return f"Ghost preview unavailable — {facts.paths_problem}"
         if facts.problem is not None:
             return f"Ghost preview unavailable — {facts.problem}"
         if not facts.paths:

@@ -33,8 +33,9 @@ from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.panels.authored_edit import SIDE_DOCK_WIDTH, ProblemLabel, checked_edit, first_free
-from editor.panels.automata_form import ANY_CARRIER, AutomatonForm
+from editor.panels.automata_form import AutomatonForm
 from editor.panels.automata_ghost import GhostLayer
+from editor.panels.automata_words import ANY_CARRIER
 from editor.resources import icon
 from editor.tasks.move_zero import MoveZeroFollower
 from editor.views.canvas import GridCanvas
@@ -159,6 +160,7 @@ class AutomataPanel(QWidget):
         self.ghost_button.setDefaultAction(action)
 
     def set_ghost_visible(self, visible: bool) -> None:
+        self._facts.want_paths(visible)
         self.ghost.set_visible(visible)
 
     def records(self) -> list[Any]:

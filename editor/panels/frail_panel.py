@@ -16,30 +16,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
-    QModelIndex,
-    QPersistentModelIndex,
     QSignalBlocker,
     QSize,
     Qt,
-    QTimer,
 )
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QComboBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
-    QListWidgetItem,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -62,21 +51,20 @@ from editor.panels.authored_edit import (
     under,
 )
 from editor.panels.frail_canvas import CrackLayer, FrailOptInOffer
+from editor.panels.frail_views import (
+    FRAIL_DECLARATION,
+    NounDelegate,
+    fill_chains,
+    frail_of,
+    macro,
+    move_zero_text,
+)
 from editor.resources import icon
 from editor.tasks.move_zero import MoveZeroFollower
 from editor.views.canvas import GridCanvas
 
-ADD_NOUN = "Add noun…"
-FRAIL_DECLARATION: dict[str, Any] = {
-    "id": "frail",
-    "type": "frail",
-    "version": 1,
-    "state": "derived",
-    "leaves": {},
-}
 #: Leaves rows shown at most: far beyond any real map, bounded for a file read for repair.
 SHOWN_ROWS = 1_000
-CHAIN_ROLE = Qt.ItemDataRole.UserRole
 
 
 class FrailPanel(QWidget):
@@ -108,7 +96,7 @@ class FrailPanel(QWidget):
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed
         )
-        self.table.setItemDelegate(_NounDelegate(self))
+        self.table.setItemDelegate(NounDelegate(self, self))
         self.table.setToolTip(
             "What each noun leaves when it crumbles; a noun without a row is removed.\n"
             "Double-click or F2 edits a cell."
@@ -170,7 +158,7 @@ class FrailPanel(QWidget):
 
     def leaves(self) -> dict[str, str] | None:
         """The stored leaves map, ``None`` when the level has not opted in."""
-        frail = _frail_of(self._mechanics())
+        frail = frail_of(self._mechanics())
         if frail is None:
             return None
         leaves = frail[1].get("leaves")
@@ -199,7 +187,7 @@ class FrailPanel(QWidget):
     # --------------------------------------------------------------- opting in
     def opt_in_level(self) -> bool:
         level, mechanics = self._session.level, self._mechanics()
-        if level is None or _frail_of(mechanics) is not None:
+        if level is None or frail_of(mechanics) is not None:
             return False
         refused = checked_edit(
             level,
@@ -214,7 +202,7 @@ class FrailPanel(QWidget):
 
     def opt_out_level(self) -> bool:
         level, mechanics = self._session.level, self._mechanics()
-        found = _frail_of(mechanics)
+        found = frail_of(mechanics)
         if level is None or found is None:
             return False
         uses = sum(1 for s in level.cells().values() for p in s if p.token == engine.FRAIL)
@@ -287,7 +275,7 @@ class FrailPanel(QWidget):
             new_problems(level, [*pack.nouns, name], "mechanics", mechanics)
         ):
             return
-        with _macro(pack.undo_stack, f"Add Noun {name}; {what}"):
+        with macro(pack.undo_stack, f"Add Noun {name}; {what}"):
             pack.add_noun(name, spec)
             level.set_authored("mechanics", mechanics, text=what)
 
@@ -313,7 +301,7 @@ class FrailPanel(QWidget):
 
     def _with_leaves(self, leaves: dict[str, str]) -> list[Any] | None:
         mechanics = self._mechanics()
-        found = _frail_of(mechanics)
+        found = frail_of(mechanics)
         if found is None:
             return None
         index, frail = found
@@ -375,7 +363,7 @@ class FrailPanel(QWidget):
         for widget in (self.table, self.add_row, self.remove_row, self.chains):
             widget.setEnabled(opted)
         problems = current_problems(level, self.nouns()) if level is not None else []
-        found = _frail_of(self._mechanics())
+        found = frail_of(self._mechanics())
         base = f"/mechanics/{found[0]}" if found is not None else "/mechanics"
         current = self.table.currentItem()
         keep = self.table.indexOfTopLevelItem(current) if current is not None else 0
@@ -401,65 +389,13 @@ class FrailPanel(QWidget):
         self._show_move_zero()
 
     def _show_chains(self, leaves: dict[str, str], base: str) -> None:
-        self.chains.clear()
-        for chain in engine.leaves_chains(leaves)[:SHOWN_ROWS]:
-            problem = chain.problem
-            item = QListWidgetItem(("⚠ " if problem else "") + chain.text(), self.chains)
-            item.setData(
-                CHAIN_ROLE,
-                {
-                    "nouns": list(chain.nouns),
-                    "loopsTo": chain.loops_to,
-                    "joins": chain.joins,
-                    "problem": None
-                    if problem is None
-                    else {"code": problem.code, "message": problem.message},
-                },
-            )
-            if problem is not None:
-                item.setForeground(Qt.GlobalColor.red)
-                item.setToolTip(f"{problem.code}: {problem.message}")
-            elif chain.joins:
-                item.setToolTip(f"continues as the chain through {chain.joins} above")
-            else:
-                last = chain.nouns[-1]
-                item.setToolTip(f"{last} has no leftover: a crumbling {last} is removed")
-        warnings = [
-            engine.Problem(base + p.pointer, p.code, p.message)
-            for p in engine.leaves_problems(leaves)
-        ]
+        warnings = fill_chains(self.chains, leaves, base, SHOWN_ROWS)
         self.chain_problems.show_note("\n".join(p.message for p in warnings))
         self.chain_problems.setToolTip("\n".join(f"{p.code} at {p.pointer}" for p in warnings))
 
     def _show_move_zero(self) -> None:
-        facts, leaves = self._facts.facts, self.leaves()
-        if self._session.level is None:
-            self.move_zero.setText("")
-        elif leaves is None:
-            self.move_zero.setText(
-                "This level has not opted in: FRAIL is not a word here and the palette does "
-                "not offer it. Check the box above to opt in."
-            )
-        elif facts is None:
-            self.move_zero.setText("Reading the level…")
-        elif facts.problem is not None:
-            self.move_zero.setText(f"Move 0 unknown: {facts.problem}")
-        elif not facts.frail:
-            self.move_zero.setText("Nothing is FRAIL at move 0: no rule makes a noun FRAIL yet.")
-        else:
-            by_noun: dict[str, list[int]] = {}
-            for entity_id, (noun, _cell) in sorted(facts.frail.items()):
-                by_noun.setdefault(noun, []).append(entity_id)
-            lines = [
-                f"{noun} ({len(ids)}): crumbles into {leaves[noun]}"
-                if noun in leaves
-                else f"{noun} ({len(ids)}): removed when it crumbles (no row)"
-                for noun, ids in by_noun.items()
-            ]
-            self.move_zero.setText(
-                "FRAIL at move 0 — " + "; ".join(lines) + ". Cracked objects on the canvas "
-                "say what they leave when you hover them."
-            )
+        has_level = self._session.level is not None
+        self.move_zero.setText(move_zero_text(has_level, self.leaves(), self._facts.facts))
 
     # ---------------------------------------------------------------- helpers
     def _mechanics(self) -> list[Any]:
@@ -475,72 +411,3 @@ class FrailPanel(QWidget):
         button.setAccessibleName(tip)
         button.clicked.connect(lambda _c=False: slot())
         return button
-
-
-def _frail_of(mechanics: list[Any]) -> tuple[int, dict[str, Any]] | None:
-    """The index and record of the frail mechanic in ``mechanics``, if any."""
-    for index, mechanic in enumerate(mechanics):
-        if isinstance(mechanic, dict) and mechanic.get("type") == "frail":
-            return index, mechanic
-    return None
-
-
-class _NounDelegate(QStyledItemDelegate):
-    """Edits a cell with the pack's nouns; the panel stores the value (or refuses it).
-
-    The value is handed over after the editor closes (the table is rebuilt when the
-    level changes, which must not happen inside the view's own commit).
-    """
-
-    def __init__(self, panel: FrailPanel) -> None:
-        super().__init__(panel)
-        self._panel = panel
-
-    def createEditor(
-        self,
-        parent: QWidget,
-        option: QStyleOptionViewItem,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> QWidget:
-        combo = QComboBox(parent)
-        combo.setObjectName("frailNounEditor")
-        combo.setEditable(True)
-        combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        combo.addItems([*self._panel.nouns(), ADD_NOUN])
-        row, column = index.row(), index.column()
-
-        def chosen(i: int) -> None:
-            if combo.itemText(i) == ADD_NOUN:
-                combo.setCurrentText(str(index.data() or ""))
-                self.closeEditor.emit(combo, QStyledItemDelegate.EndEditHint.RevertModelCache)
-                QTimer.singleShot(0, lambda: self._panel.add_noun_for(row, column))
-
-        combo.activated.connect(chosen)
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
-        if isinstance(editor, QComboBox):
-            editor.setCurrentText(str(index.data() or ""))
-
-    def setModelData(
-        self,
-        editor: QWidget,
-        model: QAbstractItemModel,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> None:
-        if not isinstance(editor, QComboBox):
-            return
-        text, row, column = editor.currentText(), index.row(), index.column()
-        if text == ADD_NOUN or text == str(index.data() or ""):
-            return
-        QTimer.singleShot(0, lambda: self._panel.set_cell(row, column, text))
-
-
-@contextmanager
-def _macro(stack: QUndoStack, text: str) -> Iterator[None]:
-    """Edits made inside form one undo step."""
-    stack.beginMacro(text)
-    try:
-        yield
-    finally:
-        stack.endMacro()

@@ -14,7 +14,7 @@ is refused in time proportional to its length, before any validator walks it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import ValidationError as PydanticError
@@ -70,34 +70,15 @@ def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
         ValidationError: listing every problem, pointers relative to the level.
     """
     doc = parse_json_text(data) if isinstance(data, str | bytes) else data
-    level, problems = _checked_level(doc, None)
-    if level is not None:
-        return level
-    raise ValidationError(p.located(pack=None, level=document_id(doc)) for p in problems)
-
-
-def check_level(data: Mapping[str, Any], *, nouns: Iterable[str] | None = None) -> list[Problem]:
-    """Every problem of one level document, as :func:`load_level` finds them; ``[]`` when valid.
-
-    With ``nouns`` (a pack's noun vocabulary) the level is also checked against it
-    (``unknown-noun``), as :func:`~engine.packs.load.load_pack` would inside that
-    pack. Pointers are relative to the level. An editor checks a candidate value
-    with this before it stores it, so a field is never saved half-valid.
-    """
-    _, problems = _checked_level(data, None if nouns is None else frozenset(nouns))
-    return [p.located(pack=None, level=document_id(data)) for p in problems]
-
-
-def _checked_level(doc: Any, nouns: frozenset[str] | None) -> tuple[Level | None, list[Problem]]:
-    """The level when ``doc`` is valid, else its problems (sizes first, then the schema)."""
+    level_id = document_id(doc)
     problems = _entity_count_problems(doc) or schema_problems("level", doc)
-    if problems:
-        return None, problems
-    level, problems = _build_level(doc)
-    if level is None:
-        return None, problems
-    problems = level_problems(level, nouns)
-    return (None, problems) if problems else (level, [])
+    if not problems:
+        level, problems = _build_level(doc)
+        if level is not None:
+            problems = level_problems(level)
+            if not problems:
+                return level
+    raise ValidationError(p.located(pack=None, level=level_id) for p in problems)
 
 
 def _entity_count_problems(doc: object, prefix: str = "") -> list[Problem]:

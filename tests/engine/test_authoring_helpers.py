@@ -1,6 +1,7 @@
-"""The engine's helpers for authoring tools: ``check_level`` (a candidate level's
-problems, against a pack's nouns), ``leaves_chains`` / ``leaves_problems`` (FRAIL
-chains, self-maps and cycles) and ``Game.preview_automata`` (the ghost preview)."""
+"""The engine's helpers for authoring tools, as the automata and FRAIL panels use
+them: ``check_level`` on a candidate level (the problems the panels refuse a value
+for), ``leaves_chains`` / ``leaves_problems`` (FRAIL chains, self-maps and cycles)
+and ``Game.preview_automata`` (the ghost preview)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ CLOCK = {"id": "clock", "property": "TICK", "pattern": [{"action": "wait"}]}
 
 def test_check_level_is_empty_for_a_valid_level() -> None:
     level = grid_level(["baba BABA IS YOU"], automata=[CLOCK])
-    assert check_level(level) == []
-    assert check_level(level, nouns=["BABA"]) == []
+    assert check_level(level) == ()
+    assert check_level(level, nouns=["BABA"]) == ()
 
 
 def test_check_level_reports_what_load_level_raises() -> None:
@@ -32,11 +33,12 @@ def test_check_level_reports_what_load_level_raises() -> None:
     ]
     with pytest.raises(engine.ValidationError) as raised:
         engine.load_level(level)
-    found = check_level(level)
-    assert found == raised.value.errors
-    assert [(p.pointer, p.code, p.level) for p in found] == [
-        ("/automata/0/pattern/0/dx", "non-cardinal-move", "test"),
-        ("/automata/1/id", "duplicate-automaton-id", "test"),
+    found = list(check_level(level))
+    key = [(p.pointer, p.code, p.message) for p in found]
+    assert key == [(p.pointer, p.code, p.message) for p in raised.value.errors]
+    assert [(p.pointer, p.code) for p in found] == [
+        ("/automata/0/pattern/0/dx", "non-cardinal-move"),
+        ("/automata/1/id", "duplicate-automaton-id"),
     ]
     assert found[0].message == (
         "move (dx=1, dy=1) is diagonal; use one of (1,0), (-1,0), (0,1), (0,-1)"
@@ -48,7 +50,7 @@ def test_check_level_with_nouns_reports_unknown_nouns_as_a_pack_would() -> None:
     level["mechanics"] = [
         {"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": {"BABA": "X"}}
     ]
-    assert check_level(level) == []
+    assert check_level(level) == ()
     found = [(p.pointer, p.code) for p in check_level(level, nouns={"BABA"})]
     assert found == [
         ("/automata/0/subject", "unknown-noun"),
@@ -119,7 +121,7 @@ def test_cycles_and_self_maps_stay_valid_levels() -> None:
             "leaves": {"DRIFT": "DRIFT", "SAND": "MUD", "MUD": "SAND"},
         }
     ]
-    assert check_level(grid_level(["baba"], mechanics=mechanics)) == []
+    assert check_level(grid_level(["baba"], mechanics=mechanics)) == ()
 
 
 def test_leaves_chains_walk_a_long_shared_tail_once() -> None:

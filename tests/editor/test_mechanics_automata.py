@@ -310,6 +310,7 @@ def test_the_ghost_preview_cells_match_a_known_level(make_window, qtbot, tmp_pat
     before = canvas.grab().toImage()
     trigger(window, "actionGhostPreview")
     assert panel.ghost_button.isChecked()
+    wait_for_facts(qtbot, window)  # the paths are computed only while the preview shows
     path = panel.ghost.paths()
     assert [(p.automaton, p.carrier, p.start) for p in path] == [("clock", 1, (1, 1))]
     steps = [(s.beat, s.cell, s.blocked) for s in path[0].steps]
