@@ -10,7 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShowEvent,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -24,11 +33,13 @@ from PySide6.QtWidgets import (
 from editor.actions import (
     AUTOMATA_ACTIONS,
     EDIT_ACTIONS,
+    EXPORT_MENU,
     FILE_ACTIONS,
     HELP_ACTIONS,
     LEVEL_ACTIONS,
     PLAY_ACTIONS,
     RULES_VIEW_ACTIONS,
+    SHARE_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -50,6 +61,7 @@ from editor.panels.automata_panel import AutomataPanel
 from editor.panels.frail_panel import FrailPanel
 from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
+from editor.panels.sharing import Sharing
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tasks.analysis import AnalysisService
@@ -137,6 +149,7 @@ class MainWindow(QMainWindow):
             select_tool=self.select_tool,
             inspector=self.inspector,
             level_list=self.level_list,
+            canvas=self.canvas,
             activate_select=lambda: self.activate_tool(self.select_tool),
             show_message=self.show_message,
         )
@@ -147,6 +160,16 @@ class MainWindow(QMainWindow):
             files=self.files,
             show_message=self.show_message,
         )
+        self.sharing = Sharing(
+            self,
+            session=self.session,
+            dialogs=self.dialogs,
+            files=self.files,
+            renderer=self.renderer,
+            theme=lambda: self.look.theme,
+            show_message=self.show_message,
+        )
+        self.setAcceptDrops(True)  # a dropped payload (text or file) opens its preview
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -161,6 +184,7 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(self._on_canvas_hovered)
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
+        self.palette_panel.chosen.connect(self.canvas.setFocus)
 
         self.keke_importer.busy_changed.connect(
             lambda busy: self.actions_by_id["actionImportKeke"].setEnabled(not busy)
@@ -169,7 +193,8 @@ class MainWindow(QMainWindow):
 
         self.resize(1280, 820)
         self._restore_window()
-        self.actions_by_id["actionDarkTheme"].setChecked(self.look.theme.dark)
+        self.actions_by_id["actionDarkTheme"].setChecked(self.settings.theme == "dark")
+        self.actions_by_id["actionHighContrast"].setChecked(self.settings.theme == "contrast")
         self.actions_by_id["actionShowGrid"].setChecked(self.settings.show_grid)
         self._apply_theme()
         self.activate_tool(self.tools[0])
@@ -247,8 +272,10 @@ class MainWindow(QMainWindow):
             "actionZoomOut": canvas.zoom_out,
             "actionZoomFit": canvas.fit,
             "actionZoomActual": canvas.zoom_actual,
+            "actionFocusCanvas": self._focus_canvas,
             "actionShowGrid": self._on_show_grid_toggled,
             "actionDarkTheme": self._on_dark_theme_toggled,
+            "actionHighContrast": self._on_high_contrast_toggled,
             "actionAddLevel": la.add_level,
             "actionDuplicateLevel": la.duplicate_level,
             "actionRenameLevel": la.rename_level,
@@ -268,6 +295,7 @@ class MainWindow(QMainWindow):
             "actionGhostPreview": lambda: self.automata_panel.set_ghost_visible(
                 self.actions_by_id["actionGhostPreview"].isChecked()
             ),
+            **self.sharing.handlers(),
         }
         self.actions_by_id.update(
             build_actions(
@@ -279,6 +307,7 @@ class MainWindow(QMainWindow):
                 + LEVEL_ACTIONS
                 + PLAY_ACTIONS
                 + HELP_ACTIONS
+                + SHARE_ACTIONS
                 + AUTOMATA_ACTIONS,
                 handlers,
             )
@@ -327,7 +356,10 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu, "actionInstalledPacks", None, "actionImportShare")
+        self._add(file_menu, "actionImportShareFile")
         self._add(file_menu.addMenu("&Import"), "actionImportKeke")
+        self._add(file_menu.addMenu("&Export"), *EXPORT_MENU)
         self._add(
             file_menu,
             None,
@@ -361,9 +393,11 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomFit",
             "actionZoomActual",
+            "actionFocusCanvas",
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionHighContrast",
             "actionReducedMotion",
             None,
             "actionDimUnusedWords",
@@ -463,6 +497,11 @@ class MainWindow(QMainWindow):
         if not self.settings.welcomed:
             self._add_welcome(right)
 
+    def _focus_canvas(self) -> None:
+        self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if self.canvas.cursor_cell is None and self.level is not None:
+            self.canvas.set_cursor_cell(self.canvas.hovered_cell or Pos(0, 0))
+
     def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
         """The first start's welcome panel, until the author dismisses it ("Got it")."""
         welcome = WelcomePanel(self.renderer)
@@ -524,9 +563,21 @@ class MainWindow(QMainWindow):
         self.canvas.set_show_grid(show)
 
     def _on_dark_theme_toggled(self) -> None:
-        self.settings.theme = (
-            "dark" if self.actions_by_id["actionDarkTheme"].isChecked() else "light"
-        )
+        self._choose_theme("dark", self.actions_by_id["actionDarkTheme"].isChecked())
+
+    def _on_high_contrast_toggled(self) -> None:
+        self._choose_theme("contrast", self.actions_by_id["actionHighContrast"].isChecked())
+
+    def _choose_theme(self, name: str, on: bool) -> None:
+        """Dark and high contrast exclude each other; neither is the light theme."""
+        if on == (self.settings.theme == name):
+            return
+        self.settings.theme = name if on else "light"
+        for action_id, theme in (("actionDarkTheme", "dark"), ("actionHighContrast", "contrast")):
+            action = self.actions_by_id[action_id]
+            action.blockSignals(True)
+            action.setChecked(self.settings.theme == theme)
+            action.blockSignals(False)
         self._apply_theme()
 
     def _apply_theme(self) -> None:
@@ -576,6 +627,12 @@ class MainWindow(QMainWindow):
             self.resizeDocks(
                 [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
             )
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.sharing.importer.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.sharing.importer.drop(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_keep_changes():

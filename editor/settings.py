@@ -14,7 +14,7 @@ from PySide6.QtCore import QByteArray, QSettings
 MAX_RECENT = 10
 DEFAULT_BACKUPS = 10
 MAX_BACKUPS = 1_000
-THEMES = ("light", "dark")
+THEMES = ("light", "dark", "contrast")
 
 
 class EditorSettings:

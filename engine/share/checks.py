@@ -10,13 +10,13 @@ re-run and compared, and the snapshot is restored exactly as
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
+from engine.colors import default_noun_color
 from engine.context import LevelContext
 from engine.errors import Problem, ValidationError, pointer
 from engine.model import Level, Pack
@@ -56,6 +56,8 @@ class ReplayCheck:
     record: ReplayRecord
     events_match: bool
     final_match: bool
+    #: Whether the moves win the level on this engine (the final state is won).
+    wins: bool = False
 
     @property
     def matches(self) -> bool:
@@ -68,14 +70,16 @@ def record_replay(level: Level, moves: str) -> ReplayRecord:
     Raises:
         ValueError: ``moves`` holds a character other than ``U D L R``.
     """
-    events, final = run_replay(level, moves)
+    events, final, _ = run_replay(level, moves)
     return ReplayRecord(level.id, moves, events, final)
 
 
-def run_replay(level: Level, moves: str) -> tuple[str, str]:
+def run_replay(level: Level, moves: str) -> tuple[str, str, bool]:
+    """The digests of the events and final state of ``moves``, and whether they win."""
     game = Game(level)
     events = [game.step(d).to_dict() for d in parse_moves(moves)]
-    return digest(events), digest(game.state())
+    state = game.state()
+    return digest(events), digest(state), state["won"] is True
 
 
 def validate_pack(doc: object, name: str | None = None) -> tuple[Pack | None, list[Problem]]:
@@ -171,7 +175,7 @@ def _noun_styles(level: Level, given: object) -> object:
 
 def default_color(noun: str) -> str:
     """A stable colour for a noun that a level payload gives no style for."""
-    return "#" + hashlib.sha256(noun.encode("utf-8")).hexdigest()[:6]
+    return default_noun_color(noun)
 
 
 def check_replays(
@@ -201,11 +205,11 @@ def check_replays(
                 )
             continue
         try:
-            events, final = run_replay(level, record.moves)
+            events, final, wins = run_replay(level, record.moves)
         except Exception as exc:
             problems.append(_checker_failed(exc, where, SHARE_NAME, level.id))
             continue
-        check = ReplayCheck(n, record, events == record.events, final == record.final)
+        check = ReplayCheck(n, record, events == record.events, final == record.final, wins)
         checks.append(check)
         if not check.events_match:
             warnings.append(
