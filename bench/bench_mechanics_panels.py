@@ -5,14 +5,17 @@ Run offscreen: ``QT_QPA_PLATFORM=offscreen python bench/bench_mechanics_panels.p
 The level has 300 words (``MOUSE IS TICK``, ``DRIFT IS FRAIL`` among them), two
 automata and a FRAIL map, in the real main window. It prints, in milliseconds:
 
-* **edit → fresh move-0 facts**: a one-cell brush edit until the ghost preview and
-  the crack badges show the new board (debounce + worker thread + panel update);
-* **UI-thread CPU per edit**: what the UI thread itself does (the snapshot, the
-  panels' updates, the repaint); the facts are computed on a worker thread;
+* **edit → settled move-0 facts**: a one-cell brush edit until everything the
+  panels read is current: the shared analysis (its reading, then its validation,
+  which waits for a 300 ms pause in editing) and the ghost paths (60 ms debounce,
+  a worker thread); the crack badges and the move-0 notes follow the reading,
+  before the validation;
+* **UI-thread CPU per edit**: what the UI thread itself does in the whole window
+  (snapshots, the rules, automata and FRAIL panels, the repaint);
 * **longest UI-thread gap** while that happens, sampled by a 1 ms timer: the UI
-  thread's own work plus its waits for the GIL, which the worker holds while it
-  runs the engine (pydantic validates a level in one call, tens of ms at 5,000
-  entities), so this number grows with the machine's load;
+  thread's own work plus its waits for the GIL, which the workers hold while they
+  run the engine (a game's setup validates the level with pydantic in one call,
+  tens of ms at 5,000 entities), so this number grows with the machine's load;
 * **checked field edit**: one pattern step inserted through the panel (engine
   check of the candidate, the undo command, the panel refilled), and a property
   word edit, which the engine checks with the whole board.
@@ -173,7 +176,7 @@ def main() -> int:
             latencies.append((time.perf_counter() - start) * 1000)
             busy.append((time.thread_time() - cpu) * 1000)
             blocks.append(meter.stop())
-        report("one-cell edit -> fresh move-0 facts (incl. 60 ms debounce)", latencies)
+        report("one-cell edit -> settled move-0 facts (incl. pauses)", latencies)
         report("UI-thread CPU per edit (snapshot, panels, repaint)", busy)
         report("longest UI-thread gap meanwhile (1 ms timer)", blocks)
         canvas = window.canvas
@@ -213,7 +216,7 @@ def main() -> int:
             latencies.append((time.perf_counter() - start) * 1000)
             blocks.append(meter.stop())
         print(f"tutorial clockwork level: {level.entity_count()} entities")
-        report("one-cell edit -> fresh move-0 facts (incl. 60 ms debounce)", latencies)
+        report("one-cell edit -> settled move-0 facts (incl. pauses)", latencies)
         report("longest UI-thread gap meanwhile (1 ms timer)", blocks)
         window.pack.undo_stack.setClean()
         window.close()
