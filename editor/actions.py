@@ -194,6 +194,16 @@ LEVEL_ACTIONS = (
     ),
 )
 
+VALIDATION_ACTIONS = (
+    ActionSpec(
+        "actionValidate",
+        "&Validate Pack",
+        "F7",
+        "validate",
+        "Check the whole pack now: every error, and the lint warnings (the Problems panel)",
+    ),
+)
+
 PLAY_ACTIONS = (
     ActionSpec(
         "actionPlay", "&Play Level", "F5", "play", "Test-play this level (F5 again restarts)"

@@ -40,6 +40,7 @@ from editor.actions import (
     PLAY_ACTIONS,
     RULES_VIEW_ACTIONS,
     SHARE_ACTIONS,
+    VALIDATION_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -62,6 +63,8 @@ from editor.panels.frail_panel import FrailPanel
 from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
 from editor.panels.sharing import Sharing
+from editor.panels.validation import ValidationPanel
+from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tasks.analysis import AnalysisService
@@ -134,6 +137,7 @@ class MainWindow(QMainWindow):
         self.level_list = LevelListPanel(self.session)
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.inspector = StackInspector(self.session, self.renderer)
+        self.validation_panel = ValidationPanel(self.session, self.canvas)
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
@@ -296,6 +300,7 @@ class MainWindow(QMainWindow):
                 self.actions_by_id["actionGhostPreview"].isChecked()
             ),
             **self.sharing.handlers(),
+            "actionValidate": self._validate,
         }
         self.actions_by_id.update(
             build_actions(
@@ -306,6 +311,7 @@ class MainWindow(QMainWindow):
                 + RULES_VIEW_ACTIONS
                 + LEVEL_ACTIONS
                 + PLAY_ACTIONS
+                + VALIDATION_ACTIONS
                 + HELP_ACTIONS
                 + SHARE_ACTIONS
                 + AUTOMATA_ACTIONS,
@@ -369,6 +375,7 @@ class MainWindow(QMainWindow):
             "actionRestoreBackup",
             None,
             "actionPackProperties",
+            "actionValidate",
             None,
             "actionQuit",
         )
@@ -478,6 +485,18 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        problems = self.docks.add(
+            "validation",
+            "Problems",
+            self.validation_panel,
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+            shortcut="Alt+6",
+        )
+        self.validation_panel.add_action(a["actionValidate"])
+        self.validation_panel.title_changed.connect(problems.setWindowTitle)
+        self.validation_panel.problem_activated.connect(
+            lambda level_id, pointer: open_problem_field(self, level_id, pointer)
+        )
         self.play.lock_while_playing(
             self.actions_by_id,
             [tool.action_id for tool in self.tools],
@@ -524,8 +543,18 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self._cell_label)
         status.addPermanentWidget(self._tool_label)
         status.addPermanentWidget(self._zoom_label)
+        problems = QLabel(self)
+        problems.setObjectName("statusProblems")
+        self.validation_panel.summary_changed.connect(problems.setText)
+        status.addPermanentWidget(problems)
 
     # ----------------------------------------------------------------- slots
+    def _validate(self) -> None:
+        """F7: show the Problems panel and check the whole pack again."""
+        self.docks["validation"].show()
+        self.docks["validation"].raise_()
+        self.validation_panel.validator.check_all()
+
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         for stack in self.undo_group.stacks():
             self.undo_group.removeStack(stack)

@@ -9,7 +9,7 @@ depend on message wording.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 
 class EngineError(Exception):
@@ -33,7 +33,9 @@ class Problem:
 
     def located(self, *, pack: str | None, level: str | None, prefix: str = "") -> Problem:
         """The same problem, placed inside a pack and/or under a pointer prefix."""
-        return replace(self, pack=pack, level=level, pointer=prefix + self.pointer)
+        # Built directly: ``dataclasses.replace`` costs several times more, and a
+        # pack-wide check places every problem of every level.
+        return Problem(prefix + self.pointer, self.code, self.message, pack, level)
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -16,6 +16,7 @@ from editor.commands.pack_levels import (
     PackPropertiesCommand,
     RemoveLevelCommand,
 )
+from editor.commands.unshown import UnshownEntitiesCommand
 
 __all__ = [
     "AddNounCommand",
@@ -28,4 +29,5 @@ __all__ = [
     "PackPropertiesCommand",
     "PaintCellsCommand",
     "RemoveLevelCommand",
+    "UnshownEntitiesCommand",
 ]

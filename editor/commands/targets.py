@@ -34,6 +34,10 @@ class LevelTarget(Protocol):
 
     def write_authored(self, key: str, value: Any) -> None: ...
 
+    def unshown(self) -> tuple[Any, ...]: ...
+
+    def write_unshown(self, records: tuple[Any, ...]) -> None: ...
+
 
 class PackTarget(Protocol):
     """A pack document, as its commands see it. Levels are opaque to pack commands."""

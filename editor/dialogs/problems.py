@@ -2,11 +2,15 @@
 
 Columns: the location (pack and JSON Pointer), the level id, the problem's
 code and its message. When the editor can still read the pack, an
-"Open Anyway to Fix" button opens it for repair.
+"Open Anyway to Fix" button opens it for repair, and the dialog says what that
+keeps aside (entities it cannot show) and what it had to change.
 """
 
 from __future__ import annotations
 
+import html
+
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -65,9 +69,11 @@ class ProblemsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(summary)
         layout.addWidget(self.table, 1)
-        if repair_notes:
-            notes = QLabel("Opening anyway will also: " + "; ".join(repair_notes) + ".", self)
+        if can_repair:
+            notes = QLabel(repair_text(repair_notes or []), self)
+            notes.setObjectName("problemsRepairNotes")
             notes.setWordWrap(True)
+            notes.setTextFormat(Qt.TextFormat.RichText)
             layout.addWidget(notes)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.repair_button: QPushButton | None = None
@@ -87,3 +93,21 @@ class ProblemsDialog(QDialog):
             assert item is not None
             out.append((item.text(0), item.text(1), item.text(2), item.text(3)))
         return out
+
+
+#: Notes the dialog lists before it says "and N more" (the Problems panel has them all).
+SHOWN_NOTES = 8
+
+
+def repair_text(notes: list[str]) -> str:
+    """What opening anyway does: everything is kept, and these are the exceptions."""
+    head = (
+        "Opening it anyway keeps everything the pack holds. The problems stay listed in "
+        "the Problems panel while you fix them."
+    )
+    if not notes:
+        return head
+    items = "".join(f"<li>{html.escape(n)}</li>" for n in notes[:SHOWN_NOTES])
+    if len(notes) > SHOWN_NOTES:
+        items += f"<li>and {len(notes) - SHOWN_NOTES} more (listed in the Problems panel)</li>"
+    return f"{html.escape(head)}<br>Also:<ul>{items}</ul>"

@@ -24,12 +24,17 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 import engine
-from editor.commands import AuthoredDataCommand, LevelPropertiesCommand, PaintCellsCommand
+from editor.commands import (
+    AuthoredDataCommand,
+    LevelPropertiesCommand,
+    PaintCellsCommand,
+    UnshownEntitiesCommand,
+)
+from editor.documents.reading import is_int, place_unshown, read_level, unexplained_changes
 from editor.documents.values import (
     EMPTY,
     OBJECT,
     TOP_LEFT,
-    WORD,
     Anchor,
     LevelProperties,
     Piece,
@@ -56,12 +61,21 @@ class LevelDocument(QObject):
         stacks: Mapping[Pos, Stack] | None = None,
         extra: Mapping[str, Any] | None = None,
         parent: QObject | None = None,
+        *,
+        unshown: Iterable[Any] = (),
+        entity_extra: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> None:
         super().__init__(parent)
         self._props = properties
         self._cells: dict[Pos, Stack] = {p: s for p, s in (stacks or {}).items() if s}
         self._extra = dict(extra or {})
-        self._next_id = 1 + max((pc.id for s in self._cells.values() for pc in s), default=0)
+        #: Entity records the board cannot show (off the grid, malformed), kept as written.
+        self._unshown: tuple[Any, ...] = tuple(copy.deepcopy(list(unshown)))
+        #: Fields of board entities beyond id, kind, token and position, kept by id.
+        self._entity_extra = {i: dict(e) for i, e in (entity_extra or {}).items()}
+        ids = [pc.id for s in self._cells.values() for pc in s]
+        ids += [r["id"] for r in self._unshown if isinstance(r, Mapping) and is_int(r.get("id"))]
+        self._next_id = 1 + max(ids, default=0)
         self._history = QUndoStack(self)
 
     @property
@@ -75,59 +89,36 @@ class LevelDocument(QObject):
 
     # ----------------------------------------------------------------- reading
     @classmethod
-    def from_data(cls, data: Mapping[str, Any], notes: list[str] | None = None) -> LevelDocument:
+    def from_data(
+        cls,
+        data: Mapping[str, Any],
+        notes: list[engine.Problem] | None = None,
+        *,
+        fallback_id: str = "level",
+    ) -> LevelDocument:
         """Build from a level document (``engine.Level.to_data()`` form).
 
-        Entities are stacked in list order, bottom first. With ``notes`` the
-        reader repairs what the editor cannot hold (pieces off the grid are
-        dropped, repeated ids renumbered) and says so in ``notes``; without it
-        such input raises ``ValueError``.
+        Entities are stacked in list order, bottom first. With ``notes`` the reader
+        keeps what the board cannot show, repairs what the editor cannot hold, and
+        lists both in ``notes`` (``editor.documents.reading``); without it such
+        input raises ``ValueError``.
         """
-        width, height = int(data["width"]), int(data["height"])
-        props = LevelProperties(
-            str(data["id"]),
-            str(data.get("title") or ""),
-            str(data.get("author") or ""),
-            width,
-            height,
+        parts = read_level(data, fallback_id=fallback_id)
+        if notes is None and parts.notes:
+            raise ValueError(f"level {parts.properties.level_id}: {parts.notes[0].message}")
+        stacks = {p: tuple(s) for p, s in parts.stacks.items()}
+        level = cls(
+            parts.properties,
+            stacks,
+            parts.extra,
+            unshown=parts.unshown,
+            entity_extra=parts.entity_extra,
         )
-        stacks: dict[Pos, list[Piece]] = {}
-        seen: set[int] = set()
-        pending: list[tuple[Pos, int, str, str]] = []
-        dropped = renumbered = 0
-        for raw in data.get("entities", []):
-            kind = str(raw["kind"])
-            token = str(raw["noun"] if kind == OBJECT else raw["text"])
-            if kind not in (OBJECT, WORD):
-                raise ValueError(f"unknown entity kind {kind!r}")
-            pos, entity_id = Pos(int(raw["x"]), int(raw["y"])), int(raw["id"])
-            if not (0 <= pos.x < width and 0 <= pos.y < height):
-                if notes is None:
-                    raise ValueError(f"entity {entity_id} at {tuple(pos)} is outside the grid")
-                dropped += 1
-                continue
-            if entity_id in seen or entity_id < 1:
-                if notes is None:
-                    raise ValueError(f"entity id {entity_id} is used twice")
-                renumbered += 1
-                entity_id = 0  # assigned below, after every kept id is known
-            seen.add(entity_id)
-            pending.append((pos, entity_id, kind, token))
-        next_id = max(seen, default=0) + 1
-        for pos, entity_id, kind, token in pending:
-            if entity_id == 0:
-                entity_id, next_id = next_id, next_id + 1
-            stacks.setdefault(pos, []).append(Piece(entity_id, kind, token))
-        if notes is not None and dropped:
-            notes.append(
-                f"level {props.level_id}: {dropped} entities outside the grid were dropped"
-            )
-        if notes is not None and renumbered:
-            notes.append(
-                f"level {props.level_id}: {renumbered} repeated entity ids were renumbered"
-            )
-        extra = {k: v for k, v in data.items() if k not in _OWN_KEYS}
-        return cls(props, {p: tuple(s) for p, s in stacks.items()}, extra)
+        if notes is not None:
+            found = parts.notes
+            found += unexplained_changes(data, level.to_data(), found)
+            notes += [n.located(pack=None, level=level.level_id) for n in found]
+        return level
 
     def to_data(self) -> dict[str, Any]:
         """The level document: entities row-major, each stack bottom first."""
@@ -138,6 +129,7 @@ class LevelDocument(QObject):
         if p.author:
             data["author"] = p.author
         data["width"], data["height"] = p.width, p.height
+        extras = self._entity_extra
         data["entities"] = [
             {
                 "id": pc.id,
@@ -145,10 +137,12 @@ class LevelDocument(QObject):
                 ("noun" if pc.kind == OBJECT else "text"): pc.token,
                 "x": pos.x,
                 "y": pos.y,
+                **(copy.deepcopy(extras[pc.id]) if pc.id in extras else {}),
             }
             for pos in sorted(self._cells, key=lambda q: (q.y, q.x))
             for pc in self._cells[pos]
         ]
+        data["entities"] += copy.deepcopy(list(self._unshown))  # kept, after the board's
         data.update(copy.deepcopy(self._extra))  # callers may mutate what they get
         return data
 
@@ -182,14 +176,22 @@ class LevelDocument(QObject):
         return copy.deepcopy(self._extra.get(key))
 
     def automaton_properties(self) -> frozenset[str]:
+        automata = self._extra.get("automata")
         return frozenset(
-            str(a["property"]) for a in self._extra.get("automata", []) if isinstance(a, Mapping)
+            a["property"]
+            for a in (automata if isinstance(automata, list) else [])
+            if isinstance(a, Mapping) and isinstance(a.get("property"), str)
         )
 
+    def unshown(self) -> tuple[Any, ...]:
+        """Copies of the entity records the board cannot show, kept as written."""
+        return copy.deepcopy(self._unshown)
+
     def has_frail(self) -> bool:
+        mechanics = self._extra.get("mechanics")
         return any(
             isinstance(m, Mapping) and m.get("type") == "frail"
-            for m in self._extra.get("mechanics", [])
+            for m in (mechanics if isinstance(mechanics, list) else [])
         )
 
     def stack_at(self, pos: Pos) -> Stack:
@@ -288,6 +290,7 @@ class LevelDocument(QObject):
         if after == before:
             return False
         cells: dict[Pos, Stack] | None = None
+        ox = oy = 0
         if (after.width, after.height) != (before.width, before.height):
             ox = (after.width - before.width) * anchor.ax // 2
             oy = (after.height - before.height) * anchor.ay // 2
@@ -297,7 +300,33 @@ class LevelDocument(QObject):
                 if 0 <= moved.x < after.width and 0 <= moved.y < after.height:
                     cells[moved] = stack
         text = "Resize Level" if cells is not None else "Level Properties"
+        kept = self._placed_by_resize(cells, after, ox, oy) if cells is not None else None
+        if kept is None:
+            self.undo_stack.push(LevelPropertiesCommand(self, after, cells, text=text))
+            return True
+        self.undo_stack.beginMacro(text)  # the resize, and the records it put on the board
         self.undo_stack.push(LevelPropertiesCommand(self, after, cells, text=text))
+        self.undo_stack.push(UnshownEntitiesCommand(self, kept, text=text))
+        self.undo_stack.endMacro()
+        return True
+
+    def _placed_by_resize(
+        self, cells: dict[Pos, Stack], after: LevelProperties, ox: int, oy: int
+    ) -> list[Any] | None:
+        """Put the not-shown records the resized grid can hold into ``cells`` (see
+        :func:`place_unshown`); ``None`` when none moved."""
+        if not self._unshown:
+            return None
+        kept, extras = place_unshown(self._unshown, cells, after.width, after.height, ox, oy)
+        self._entity_extra.update(extras)  # fields beyond the board's, by the pieces' ids
+        return None if len(kept) == len(self._unshown) else kept
+
+    def remove_unshown(self, index: int, *, text: str = "Delete Entity Off the Board") -> bool:
+        """Delete one of the records the board cannot show (``unshown()[index]``)."""
+        if not 0 <= index < len(self._unshown):
+            return False
+        kept = [r for i, r in enumerate(self._unshown) if i != index]
+        self.undo_stack.push(UnshownEntitiesCommand(self, kept, text=text))
         return True
 
     def set_authored(self, key: str, value: Any, *, text: str, mergeable: bool = False) -> bool:
@@ -345,6 +374,11 @@ class LevelDocument(QObject):
         self.properties_changed.emit()
         if cells is not None:
             self.cells_changed.emit(frozenset(touched | set(self._cells)))
+
+    def write_unshown(self, records: tuple[Any, ...]) -> None:
+        """Replace the not-shown records; ``cells_changed`` with no cell tells listeners."""
+        self._unshown = tuple(records)
+        self.cells_changed.emit(frozenset())
 
     def write_authored(self, key: str, value: Any) -> None:
         if value is None:

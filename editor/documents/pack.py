@@ -8,6 +8,7 @@ while that history is away from its clean (saved) index.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -26,9 +27,14 @@ from editor.commands import (
 )
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
+from editor.documents.reading import NOT_SHOWN, unexplained_changes
 from editor.documents.values import LevelProperties, NounSpec, PackProperties
 
 FORMAT, VERSION = "rulegrid-pack", 1
+#: Pack keys the editor edits itself; every other key is carried through unchanged.
+_OWN_KEYS = ("id", "title", "author", "description", "nouns", "levels")
+#: How the palette shows a noun whose style the editor cannot read.
+UNSHOWN_NOUN_COLOR = "#808080"
 
 #: Nouns a new pack starts with, so an author can paint at once (Baba's colours).
 STARTER_NOUNS: dict[str, str] = {  # colours from engine.NOUN_COLORS: safe for colour blindness
@@ -67,10 +73,15 @@ class PackDocument(QObject):
         path: Path | None = None,
         folder: bool = False,
         parent: QObject | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(parent)
         self._props = properties
         self._nouns = dict(nouns)
+        #: Pack fields beyond the editor's own (format, version, unknown ones), kept as read.
+        self._extra = dict(extra or {})
+        self._kept_styles: dict[str, Any] = {}  # noun styles the editor cannot show
+        self._changed_on_open: tuple[engine.Problem, ...] = ()
         self._levels: list[LevelDocument] = []
         self.path = path
         self.folder = folder  # saved as a folder holding pack.json
@@ -102,27 +113,82 @@ class PackDocument(QObject):
         *,
         path: Path | None = None,
         folder: bool = False,
-        notes: list[str] | None = None,
+        notes: list[engine.Problem] | None = None,
     ) -> PackDocument:
-        """Build from a pack document; with ``notes`` repair what can be repaired (see LevelDocument)."""
-        props = PackProperties(
-            str(data["id"]),
-            str(data.get("title", "")),
-            str(data.get("author") or ""),
-            str(data.get("description") or ""),
-        )
-        nouns = {
-            str(name): NounSpec(str(style["color"]), str(style.get("glyph") or ""))
-            for name, style in dict(data.get("nouns", {})).items()
-        }
-        levels = [LevelDocument.from_data(level, notes) for level in data.get("levels", [])]
-        return cls(props, nouns, levels, path=path, folder=folder)
+        """Build from a pack document; with ``notes`` keep or repair what is broken (see
+        ``editor.documents.reading``) and list it in ``notes``, located in the pack.
+
+        Raises:
+            ValueError: without ``notes``, anything the editor cannot hold as written;
+                with them, a pack whose nouns or levels are not there to read at all.
+        """
+        found: list[engine.Problem] = []
+        props = _pack_properties(data, path, found)
+        raw_nouns = data.get("nouns", {})
+        if not isinstance(raw_nouns, Mapping):
+            raise ValueError("the pack's 'nouns' is not an object")
+        nouns: dict[str, NounSpec] = {}
+        kept_styles: dict[str, Any] = {}
+        for name, style in raw_nouns.items():
+            spec = _noun_spec(style)
+            if spec is None:  # shown grey; the style is written back as the author wrote it
+                kept_styles[str(name)] = copy.deepcopy(style)
+                spec = NounSpec(UNSHOWN_NOUN_COLOR)
+            nouns[str(name)] = spec
+        raw_levels = data.get("levels", [])
+        if not isinstance(raw_levels, list):
+            raise ValueError("the pack's 'levels' is not a list")
+        levels = []
+        for index, raw in enumerate(raw_levels):
+            if not isinstance(raw, Mapping):
+                raise ValueError(f"level {index + 1} of the pack is not an object")
+            level_notes: list[engine.Problem] = []
+            level = LevelDocument.from_data(raw, level_notes, fallback_id=f"level-{index + 1}")
+            found += [
+                n.located(pack=None, level=n.level, prefix=f"/levels/{index}") for n in level_notes
+            ]
+            levels.append(level)
+        extra = {k: copy.deepcopy(v) for k, v in data.items() if k not in _OWN_KEYS}
+        pack = cls(props, nouns, levels, path=path, folder=folder, extra=extra)
+        pack._kept_styles = kept_styles
+        found += [
+            engine.Problem(
+                f"/nouns/{name}",
+                NOT_SHOWN,
+                f"the style of {name} is not one the editor can show; it is kept as written",
+            )
+            for name in kept_styles
+        ]
+        if "levels" not in data:
+            found.append(
+                engine.Problem(
+                    "/levels", "missing-field", "the pack has no levels; it is now empty"
+                )
+            )
+        if notes is not None:  # a repair: say what differs from the file, whatever it is
+            shell = {k: v for k, v in data.items() if k != "levels"}
+            after = {k: v for k, v in pack.shell_data().items() if k != "levels"}
+            found += unexplained_changes(shell, after, found)
+        located = [n.located(pack=props.pack_id, level=n.level) for n in found]
+        if notes is None:
+            if located:
+                raise ValueError(located[0].message)
+        else:
+            notes += located
+        return pack
 
     def to_data(self) -> dict[str, Any]:
+        data = self.shell_data()
+        data["levels"] = [level.to_data() for level in self._levels]
+        return data
+
+    def shell_data(self) -> dict[str, Any]:
+        """The pack document with an empty ``levels`` list: what pack-wide checks read."""
         p = self._props
+        extra = self._extra
         data: dict[str, Any] = {
-            "format": FORMAT,
-            "version": VERSION,
+            "format": extra.get("format", FORMAT),
+            "version": extra.get("version", VERSION),
             "id": p.pack_id,
             "title": p.title,
         }
@@ -131,11 +197,25 @@ class PackDocument(QObject):
         if p.description:
             data["description"] = p.description
         data["nouns"] = {
-            name: ({"color": s.color, "glyph": s.glyph} if s.glyph else {"color": s.color})
+            name: copy.deepcopy(self._kept_styles[name])
+            if name in self._kept_styles
+            else ({"color": s.color, "glyph": s.glyph} if s.glyph else {"color": s.color})
             for name, s in self._nouns.items()
         }
-        data["levels"] = [level.to_data() for level in self._levels]
+        data["levels"] = []
+        data.update({k: copy.deepcopy(v) for k, v in extra.items() if k not in data})
         return data
+
+    @property
+    def changed_on_open(self) -> tuple[engine.Problem, ...]:
+        """What the editor had to change when it opened the pack (until the next save)."""
+        return self._changed_on_open
+
+    def mark_changed_on_open(self, notes: list[engine.Problem]) -> None:
+        """Record what opening changed: the pack differs from its file, so it is unsaved."""
+        self._changed_on_open = tuple(notes)
+        if notes:
+            self.mark_unsaved()  # unsaved even after undoing every edit
 
     # ----------------------------------------------------------------- reading
     @property
@@ -174,6 +254,7 @@ class PackDocument(QObject):
 
     def mark_saved(self, path: Path, *, folder: bool) -> None:
         self.path, self.folder = path, folder
+        self._changed_on_open = ()  # the file now holds what the editor changed
         self.undo_stack.setClean()
         self._update_dirty()
 
@@ -197,15 +278,15 @@ class PackDocument(QObject):
 
     def duplicate_level(self, index: int) -> LevelDocument:
         source = self._levels[index]
-        copy = LevelDocument.from_data(source.to_data())
+        duplicate = LevelDocument.from_data(source.to_data(), [])  # not-shown records too
         props = replace(
-            copy.properties,
+            duplicate.properties,
             level_id=self.unique_level_id(f"{source.level_id}-copy"),
             title=f"{source.title or source.level_id} (copy)",
         )
-        copy.write_properties(props, None)
-        self.undo_stack.push(InsertLevelCommand(self, index + 1, copy, text="Duplicate Level"))
-        return copy
+        duplicate.write_properties(props, None)
+        self.undo_stack.push(InsertLevelCommand(self, index + 1, duplicate, text="Duplicate Level"))
+        return duplicate
 
     def remove_level(self, index: int) -> None:
         self.undo_stack.push(RemoveLevelCommand(self, index))
@@ -282,3 +363,40 @@ class PackDocument(QObject):
         if dirty != self._dirty:
             self._dirty = dirty
             self.dirty_changed.emit(dirty)
+
+
+def _pack_properties(
+    data: Mapping[str, Any], path: Path | None, notes: list[engine.Problem]
+) -> PackProperties:
+    texts = {}
+    for key in ("id", "title", "author", "description"):
+        value = data.get(key)
+        if value is None or isinstance(value, str):
+            texts[key] = value or ""
+            continue
+        texts[key] = str(value)
+        notes.append(
+            engine.Problem(
+                f"/{key}",
+                "wrong-type",
+                f"'{key}' was not text, which the editor cannot hold; it is now {texts[key]!r}",
+            )
+        )
+    if data.get("id") is None:
+        named = path.stem if path is not None and path.suffix == ".json" else None
+        fallback = named or (path.name if path is not None else "") or "pack"
+        texts["id"] = fallback
+        notes.append(
+            engine.Problem("/id", "missing-field", f"the pack has no id; it is now {fallback!r}")
+        )
+    return PackProperties(texts["id"], texts["title"], texts["author"], texts["description"])
+
+
+def _noun_spec(style: object) -> NounSpec | None:
+    """The style as the editor holds it, or ``None`` when it is not a colour and a glyph."""
+    if not isinstance(style, Mapping) or not isinstance(style.get("color"), str):
+        return None
+    glyph = style.get("glyph", "")
+    if not isinstance(glyph, str) or set(style) - {"color", "glyph"}:
+        return None
+    return NounSpec(style["color"], glyph)

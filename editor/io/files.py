@@ -1,8 +1,9 @@
 """``PackFiles``: new, open, save and close for the window.
 
 Decides what happens to unsaved changes (asks), routes opening through the
-engine's whole-pack validation (and shows every problem when it refuses),
-and records recent packs in the settings.
+engine's whole-pack validation (and shows every problem when it refuses; the
+author may open it anyway to repair it, keeping everything as written), warns
+before saving a pack that still has errors, and records recent packs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import QWidget
 import engine
 from editor.dialogs.questions import Dialogs
 from editor.documents.pack import PackDocument
+from editor.documents.reading import NOT_SHOWN
 from editor.documents.session import Session
 from editor.io.backups import BackupStore
 from editor.io.pack_io import (
@@ -25,6 +27,7 @@ from editor.io.pack_io import (
     open_pack,
     read_for_repair,
     save_pack,
+    validate,
 )
 from editor.settings import EditorSettings
 
@@ -88,21 +91,32 @@ class PackFiles(QObject):
             return True
         try:
             repaired, notes = read_for_repair(path)
-        except RepairImpossibleError:
-            repaired, notes = None, []
+            why_not = ""
+        except RepairImpossibleError as exc:
+            repaired, notes, why_not = None, [], str(exc)
+        name = result.problems[0].pack if result.problems else path.stem
+        notes = [n.located(pack=name, level=n.level) for n in notes]
         wants_repair = self._dialogs.show_problems(
             self._window,
             path.name,
             result.problems,
             can_repair=repaired is not None,
-            repair_notes=notes,
+            repair_notes=[note_text(n) for n in notes],
         )
         if repaired is None or not wants_repair:
-            self._status(f"{path.name} did not load: {len(result.problems)} problems")
+            reason = f" ({why_not})" if why_not else ""
+            self._status(f"{path.name} did not load: {len(result.problems)} problems{reason}")
             return False
+        changes = [n for n in notes if n.code != NOT_SHOWN]
+        repaired.mark_changed_on_open(changes)  # unsaved: the file does not hold these yet
         self._adopt(repaired, path)
         self.problems = result.problems
-        self._status(f"Opened {path.name} for repair: {len(result.problems)} problems to fix")
+        many = "s" if len(changes) != 1 else ""
+        changed = f"; {len(changes)} change{many} to save" if changes else ""
+        self._status(
+            f"Opened {path.name} for repair: {len(result.problems)} problems to fix{changed} "
+            "(View ▸ Panels ▸ Problems)"
+        )
         return True
 
     def _trust(self, path: Path) -> bool | None:
@@ -136,11 +150,18 @@ class PackFiles(QObject):
         return self._write(path, folder=folder) if path is not None else False
 
     def _write(self, path: Path, *, folder: bool) -> bool:
+        problems = validate(self.pack.to_data())
+        if problems and not self._dialogs.confirm(
+            self._window, "Save a pack with errors?", errors_warning(path.name, problems)
+        ):
+            self._status(f"Not saved: {path.name} still has {len(problems)} errors")
+            return False
         try:
             self.problems = save_pack(
                 self.pack,
                 path,
                 folder=folder,
+                problems=problems,
                 backups=self.backups,
                 keep=self._settings.backup_count,
             )
@@ -200,3 +221,21 @@ class PackFiles(QObject):
             return str(pack.path.parent)
         recent = self._settings.recent_packs
         return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+
+def note_text(note: engine.Problem) -> str:
+    """A repair note as the open dialog lists it: where, then what."""
+    level = f" (level {note.level})" if note.level else ""
+    return f"{note.pointer or '/'}{level}: {note.message}"
+
+
+def errors_warning(name: str, problems: list[engine.Problem]) -> str:
+    """The question before saving a pack that still has errors: what it means, then the choice."""
+    count = len(problems)
+    return (
+        f"{name} still has {count} error{'s' if count != 1 else ''}; the first is:\n\n"
+        f"{problems[0]}\n\n"
+        "Until they are fixed, the game, `rulegrid validate` and share export refuse "
+        "the pack. The Problems panel (F7) lists them all.\n\n"
+        "Save it anyway? Your data is written exactly as it is now."
+    )

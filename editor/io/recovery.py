@@ -316,7 +316,7 @@ def offer_recovery(
         store.discard(chosen.file)
         session.message.emit(f"Discarded the recovered work of {chosen.title}")
         return False
-    notes: list[str] = []
+    notes: list[engine.Problem] = []  # what the reader had to change (not shown here)
     try:
         document = PackDocument.from_data(
             chosen.pack,

@@ -16,7 +16,7 @@ FRAIL) pass ``board=True`` and are checked with every entity.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 import engine
 from editor.documents.level import LevelDocument
+from editor.documents.session import Session
 
 ERROR_COLOR = "#d0443a"
 #: The width the automata and FRAIL panels ask for: that of the window's other side docks.
@@ -99,6 +100,26 @@ def checked_edit(
 def under(problems: Iterable[engine.Problem], pointer: str) -> list[engine.Problem]:
     """The problems at ``pointer`` or inside it (``/automata/0`` holds ``/automata/0/id``)."""
     return [p for p in problems if p.pointer == pointer or p.pointer.startswith(pointer + "/")]
+
+
+def focus_level_field(
+    session: Session, level_id: str, pointer: str, focus: Callable[[str], bool]
+) -> bool:
+    """Select the level ``level_id`` and focus the field a pack pointer names in it.
+
+    ``pointer`` is ``/levels/N/<field>…`` (the Problems panel's); ``focus`` opens a
+    pointer relative to the level (``/automata/0/id``).
+    """
+    parts = pointer.split("/")
+    if len(parts) < 3 or parts[1] != "levels" or session.pack is None:
+        return False
+    level = next((lv for lv in session.pack.levels if lv.level_id == level_id), None)
+    if level is None and parts[2].isdigit() and int(parts[2]) < len(session.pack.levels):
+        level = session.pack.levels[int(parts[2])]
+    if level is None:
+        return False
+    session.set_level(level)
+    return focus("/" + "/".join(parts[3:]))
 
 
 def _key(problem: engine.Problem) -> tuple[str, str, str]:

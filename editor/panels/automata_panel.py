@@ -32,7 +32,13 @@ import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.panels.authored_edit import SIDE_DOCK_WIDTH, ProblemLabel, checked_edit, first_free
+from editor.panels.authored_edit import (
+    SIDE_DOCK_WIDTH,
+    ProblemLabel,
+    checked_edit,
+    first_free,
+    focus_level_field,
+)
 from editor.panels.automata_form import AutomatonForm
 from editor.panels.automata_ghost import GhostLayer
 from editor.panels.automata_words import ANY_CARRIER
@@ -249,6 +255,10 @@ class AutomataPanel(QWidget):
             }
         word = next((w for w in NEW_PROPERTIES if w not in taken), None)
         return word or first_free("TICK", taken, sep="")
+
+    def focus_problem(self, level_id: str, pointer: str) -> bool:
+        """The Problems panel's jump (``/levels/N/...`` pointers): show that level's field."""
+        return focus_level_field(self._session, level_id, pointer, self.focus_pointer)
 
     def focus_pointer(self, pointer: str) -> bool:
         """Select the automaton a level pointer names (``/automata/2/pattern/1/dx``) and

@@ -47,6 +47,7 @@ from editor.panels.authored_edit import (
     ProblemLabel,
     checked_edit,
     current_problems,
+    focus_level_field,
     new_problems,
     under,
 )
@@ -167,6 +168,10 @@ class FrailPanel(QWidget):
     def nouns(self) -> list[str]:
         pack = self._session.pack
         return list(pack.nouns) if pack is not None else []
+
+    def focus_problem(self, level_id: str, pointer: str) -> bool:
+        """The Problems panel's jump (``/levels/N/...`` pointers): show that level's field."""
+        return focus_level_field(self._session, level_id, pointer, self.focus_pointer)
 
     def focus_pointer(self, pointer: str) -> bool:
         """Select the leaves row a level pointer names (``/mechanics/0/leaves/DRIFT``), or

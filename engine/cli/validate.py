@@ -1,9 +1,14 @@
-"""``rulegrid validate PATH... [--json] [--trust]``: whole-pack validation for authors and CI.
+"""``rulegrid validate PATH... [--lint] [--json] [--trust]``: whole-pack validation for authors and CI.
 
 Every path is validated, even after one fails, so one run lists every problem.
 Problems go to standard output, one per line (or one JSON list with ``--json``) so
 tools can read them; the summary goes to standard error. Exit 0 when every pack
 is valid, 1 otherwise.
+
+``--lint`` adds the warnings of :mod:`engine.lint` (docs/validation.md lists the
+codes), through :func:`engine.lint.check_pack`, the check the editor's Problems
+panel runs: a warning line starts with ``warning:``, and each JSON record gains a
+``severity`` (``"error"`` or ``"warning"``). Warnings alone never fail the run.
 """
 
 from __future__ import annotations
@@ -11,16 +16,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from engine.errors import Problem, ValidationError
-from engine.packs.load import load_pack
+from engine.lint import check_pack
+from engine.packs.load import load_pack, read_pack_document
 
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("validate", help="validate packs; exit 1 listing every problem")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="pack .json files or pack folders")
     parser.add_argument("--json", action="store_true", help="print a JSON list of problem records")
+    parser.add_argument(
+        "--lint",
+        action="store_true",
+        help="also report warnings: valid packs that are probably not what you meant",
+    )
     parser.add_argument(
         "--trust", action="store_true", help="run the pack.py of these folders (you trust them)"
     )
@@ -32,23 +44,47 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
-def run(args: argparse.Namespace) -> int:
-    problems: list[Problem] = []
-    failed = 0
-    for path in args.paths:
+def checked(path: str, *, trust: bool, lint: bool) -> tuple[list[Problem], list[Problem]]:
+    """The errors and (with ``lint``) the warnings of one pack path."""
+    if not lint:
         try:
-            load_pack(path, trust=args.trust)
+            load_pack(path, trust=trust)
         except ValidationError as exc:
-            problems.extend(exc.errors)
-            failed += 1
+            return list(exc.errors), []
+        return [], []
+    try:
+        doc, name = read_pack_document(Path(path), trust=trust)
+    except ValidationError as exc:
+        return list(exc.errors), []
+    report = check_pack(doc, name=name)
+    return list(report.errors), list(report.warnings)
+
+
+def run(args: argparse.Namespace) -> int:
+    records: list[tuple[Problem, str]] = []
+    failed = warned = 0
+    for path in args.paths:
+        errors, warnings = checked(path, trust=args.trust, lint=args.lint)
+        records += [(p, "error") for p in errors] + [(p, "warning") for p in warnings]
+        failed += bool(errors)
+        warned += len(warnings)
     if args.json:
-        print(json.dumps([p.to_dict() for p in problems], indent=2, ensure_ascii=False))
+        out = [
+            {**p.to_dict(), "severity": severity} if args.lint else p.to_dict()
+            for p, severity in records
+        ]
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        for problem in problems:
-            print(one_line(str(problem)))
+        for problem, severity in records:
+            prefix = "warning: " if severity == "warning" else ""
+            print(prefix + one_line(str(problem)))
     total = len(args.paths)
+    notes = f", {warned} warning(s)" if args.lint else ""
     if failed:
-        print(f"{len(problems)} problem(s) in {failed} of {total} pack(s)", file=sys.stderr)
+        print(
+            f"{len(records) - warned} problem(s) in {failed} of {total} pack(s){notes}",
+            file=sys.stderr,
+        )
     else:
-        print(f"{total} pack(s) valid", file=sys.stderr)
+        print(f"{total} pack(s) valid{notes}", file=sys.stderr)
     return 1 if failed else 0

@@ -217,8 +217,7 @@ def check_document(name: str, data: object) -> tuple[list[Problem], bool]:
             for p in translate(error, base)
             if not any(_inside(p.pointer, prefix) for prefix in unknown)
         )
-    unique = {(p.pointer, p.code, p.message): p for p in problems}
-    return sorted(unique.values(), key=lambda p: (path_key(p.pointer), p.code)), True
+    return _unique_sorted(problems), True
 
 
 def _errors(
@@ -237,6 +236,74 @@ def _errors(
         if level_check is None or not _passes(level_check, level):
             for error in explain.iter_errors(level):
                 yield error, ["levels", index]
+
+
+@cache
+def _pack_shell_check() -> Check | None:
+    """The compiled form of :func:`_pack_shell_validator`'s schema (it never walks levels)."""
+    root = checked_in("pack")
+    levels = {k: v for k, v in root["properties"]["levels"].items() if k != "items"}
+    try:
+        return compile_schema(
+            {**root, "properties": {**root["properties"], "levels": levels}}
+        ).check
+    except UnsupportedSchemaError:
+        return None
+
+
+def pack_shell_problems(doc: object) -> tuple[list[Problem], bool]:
+    """:func:`check_document` for a pack outside its levels (the levels' items are not read).
+
+    Pointers are absolute. With the problems of :func:`pack_level_problems` for each
+    level, this is exactly what ``check_document("pack", doc)`` reports for a
+    document of JSON values, so a caller can re-check one level without the rest.
+    """
+    levels = doc.get("levels") if isinstance(doc, dict) else None
+    if not isinstance(levels, list):
+        return check_document("pack", doc)
+    assert isinstance(doc, dict)
+    check = _pack_shell_check()
+    if check is not None and _passes(check, doc):
+        return [], True
+    shape = json_value_problems({k: v for k, v in doc.items() if k != "levels"})
+    if shape:
+        return shape, False
+    problems = [
+        p for error in _pack_shell_validator().iter_errors(doc) for p in translate(error, [])
+    ]
+    return _unique_sorted(problems), True
+
+
+def pack_level_problems(level: object) -> tuple[list[Problem], bool]:
+    """:func:`check_document` for one item of a pack's ``levels``, pointers relative to it."""
+    compiled = _compiled("pack")
+    level_check = compiled.definition("Level") if compiled is not None else None
+    if level_check is not None and _passes(level_check, level):
+        return [], True
+    shape = json_value_problems(level)
+    if shape:
+        return shape, False
+    unknown = dict(_unknown_mechanics("level", level))
+    problems: list[Problem] = [
+        Problem(
+            prefix + "/type",
+            "unknown-mechanic",
+            f"unknown mechanic type {kind!r}; this version knows 'frail'",
+        )
+        for prefix, kind in unknown.items()
+    ]
+    for error in _pack_level_validator().iter_errors(level):
+        problems.extend(
+            p
+            for p in translate(error, [])
+            if not any(_inside(p.pointer, prefix) for prefix in unknown)
+        )
+    return _unique_sorted(problems), True
+
+
+def _unique_sorted(problems: list[Problem]) -> list[Problem]:
+    unique = {(p.pointer, p.code, p.message): p for p in problems}
+    return sorted(unique.values(), key=lambda p: (path_key(p.pointer), p.code))
 
 
 def _inside(ptr: str, prefix: str) -> bool:

@@ -14,7 +14,8 @@ is refused in time proportional to its length, before any validator walks it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError as PydanticError
@@ -25,7 +26,7 @@ from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS
 from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.explain import path_key
-from engine.packs.schema import check_document, schema_problems
+from engine.packs.schema import pack_level_problems, pack_shell_problems, schema_problems
 from engine.rules import parse_rules
 from engine.tokens import FRAIL, Vocabulary, WordRole
 
@@ -314,66 +315,175 @@ def pack_name(doc: object, fallback: str = UNNAMED_PACK) -> str:
     return document_id(doc) or fallback
 
 
-def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]:
-    """Validate a parsed pack document; the pack is returned only when it is valid.
+@dataclass(frozen=True, slots=True)
+class LevelCheck:
+    """What validation found in one level of a pack, pointers relative to the level.
 
-    Every level is checked even when others fail, so one run lists every problem of
-    every level. Nothing is built from a pack that has any problem.
+    ``stage`` says how far the checks got: ``"size"`` (over the entity cap: nothing
+    else ran), ``"shape"`` (values no JSON text holds), ``"schema"``, ``"model"``
+    (the model refused what the schema allowed), ``"semantic"`` or ``"valid"``.
+    ``level`` is the built model when the semantic checks ran on it.
     """
-    levels = doc.get("levels") if isinstance(doc, dict) else None
-    levels = levels if isinstance(levels, list) else []
-    too_big = _size_problems(levels)
-    if too_big:
-        return None, [
-            p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big
-        ]
-    raw, checked = check_document("pack", doc)
-    problems = [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in raw]
-    if not checked:
-        return None, problems  # values no JSON text holds: nothing else can be trusted to run
-    bad_levels = {p.pointer.split("/")[2] for p in raw if p.pointer.startswith("/levels/")}
-    nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in raw)
+
+    level_id: str | None
+    stage: str
+    problems: tuple[Problem, ...]
+    level: Level | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShellCheck:
+    """What validation found in a pack outside its levels (absolute pointers).
+
+    ``nouns`` is the declared vocabulary the levels are checked against, ``None``
+    when the ``nouns`` map itself is broken (then no noun is called unknown).
+    """
+
+    problems: tuple[Problem, ...]
+    checked: bool  # False: values no JSON text holds; nothing else can be trusted
+    nouns: frozenset[str] | None
+
+
+def check_pack_shell(doc: object) -> ShellCheck:
+    """Check everything of a pack document but its levels' contents."""
+    problems, checked = pack_shell_problems(doc)
+    nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in problems)
     declared = doc.get("nouns") if nouns_ok and isinstance(doc, dict) else None
     nouns = frozenset(declared) if isinstance(declared, dict) else None
-    built: list[Level] = []
+    return ShellCheck(tuple(problems), checked, nouns)
+
+
+def check_pack_level(doc: object, nouns: frozenset[str] | None) -> LevelCheck:
+    """Check one level of a pack against the pack's ``nouns`` (see :func:`check_pack_shell`).
+
+    Each level's problems depend only on the level and the vocabulary, so an editor
+    re-checks just the level an author changed; :func:`combine_pack_problems` then
+    gives exactly what :func:`pack_problems` gives for the whole document.
+    """
+    level_id = document_id(doc)
+    too_big = _entity_count_problems(doc)
+    if too_big:
+        return LevelCheck(level_id, "size", tuple(too_big))
+    schema, checked = pack_level_problems(doc)
+    if not checked:
+        return LevelCheck(level_id, "shape", tuple(schema))
+    if schema:
+        return LevelCheck(level_id, "schema", tuple(schema))
+    level, found = _build_level(doc)
+    if level is None:
+        return LevelCheck(level_id, "model", tuple(found))
+    found = level_problems(level, nouns)
+    return LevelCheck(level_id, "semantic" if found else "valid", tuple(found), level)
+
+
+def combine_pack_problems(
+    pack_name: str, shell: ShellCheck, levels: Sequence[LevelCheck]
+) -> list[Problem]:
+    """Every problem of a pack from its parts, located and in :func:`pack_problems`' order.
+
+    The pack-wide checks happen here: the level count, and level ids used twice.
+    Sizes stop everything else, then values no JSON text holds; otherwise every
+    schema problem, then the semantic problems of the levels whose structure is sound.
+    """
+    if len(levels) > MAX_LEVELS:
+        return [_too_many_levels(len(levels)).located(pack=pack_name, level=None)]
+
+    def located(index: int, check: LevelCheck) -> list[Problem]:
+        return [
+            p.located(pack=pack_name, level=check.level_id, prefix=f"/levels/{index}")
+            for p in check.problems
+        ]
+
+    too_big = [p for i, c in enumerate(levels) if c.stage == "size" for p in located(i, c)]
+    if too_big:
+        return too_big
+    shape = [p for i, c in enumerate(levels) if c.stage == "shape" for p in located(i, c)]
+    if shape or not shell.checked:
+        shell_shape = [] if shell.checked else list(shell.problems)
+        return sorted(
+            [p.located(pack=pack_name, level=None) for p in shell_shape] + shape,
+            key=lambda p: path_key(p.pointer),
+        )
+    problems = [p.located(pack=pack_name, level=None) for p in shell.problems]
+    problems += [p for i, c in enumerate(levels) if c.stage == "schema" for p in located(i, c)]
+    problems.sort(key=lambda p: (path_key(p.pointer), p.code))
     first_index: dict[str, int] = {}
-    for index, level_doc in enumerate(levels):
-        prefix = f"/levels/{index}"
-        level_id = document_id(level_doc)
+    for index, check in enumerate(levels):
+        level_id = check.level_id
         if level_id is not None:
             if level_id in first_index:
                 message = (
                     f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
                 )
                 problems.append(
-                    Problem(prefix + "/id", "duplicate-level-id", message, pack_name, level_id)
+                    Problem(
+                        f"/levels/{index}/id", "duplicate-level-id", message, pack_name, level_id
+                    )
                 )
             else:
                 first_index[level_id] = index
-        if str(index) in bad_levels:
-            continue  # its structure is broken: its schema problems say how
-        level, found = _build_level(level_doc)
-        if level is not None:
-            built.append(level)
-            found = level_problems(level, nouns)
-        problems += [p.located(pack=pack_name, level=level_id, prefix=prefix) for p in found]
+        if check.stage in ("model", "semantic"):
+            problems += located(index, check)
+    return sorted(problems, key=lambda p: path_key(p.pointer))
+
+
+def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]:
+    """Validate a parsed pack document; the pack is returned only when it is valid.
+
+    Every level is checked even when others fail, so one run lists every problem of
+    every level. Nothing is built from a pack that has any problem.
+    """
+    levels = pack_levels(doc)
+    too_big = pack_size_problems(doc, pack_name)
+    if too_big:  # before anything walks the oversized part
+        return None, too_big
+    shell = check_pack_shell(doc)
+    checks = [check_pack_level(level, shell.nouns) for level in levels]
+    problems = combine_pack_problems(pack_name, shell, checks)
     if problems:
-        return None, sorted(problems, key=lambda p: path_key(p.pointer))
+        return None, problems
+    return build_pack(doc, pack_name, [c.level for c in checks if c.level is not None])
+
+
+def build_pack(doc: Any, pack_name: str, levels: list[Level]) -> tuple[Pack | None, list[Problem]]:
+    """The pack model of a document whose parts passed; its levels are already models.
+
+    The schema lets nothing through that the model refuses, so the problems are
+    only ever a located trace of such a bug (``invalid-value``).
+    """
     try:  # levels are already models: pydantic keeps them as they are
-        return Pack.model_validate({**doc, "levels": built}), []
+        return Pack.model_validate({**doc, "levels": levels}), []
     except PydanticError as exc:
         return None, [p.located(pack=pack_name, level=None) for p in model_problems(exc, doc)]
 
 
+def pack_levels(doc: object) -> list[Any]:
+    """The ``levels`` list of a pack document (empty when it has none, or not a list)."""
+    levels = doc.get("levels") if isinstance(doc, dict) else None
+    return levels if isinstance(levels, list) else []
+
+
+def pack_size_problems(doc: object, pack_name: str) -> list[Problem]:
+    """Levels or entities over their caps, found without walking anything else.
+
+    When there are any, they are the whole answer: nothing else is checked.
+    """
+    levels = pack_levels(doc)
+    return [
+        p.located(pack=pack_name, level=document_id(_at(levels, p.pointer)))
+        for p in _size_problems(levels)
+    ]
+
+
+def _too_many_levels(count: int) -> Problem:
+    return Problem(
+        "/levels", "bad-size", f"a pack holds at most {MAX_LEVELS:,} levels; this one has {count:,}"
+    )
+
+
 def _size_problems(levels: list[Any]) -> list[Problem]:
     if len(levels) > MAX_LEVELS:
-        return [
-            Problem(
-                "/levels",
-                "bad-size",
-                f"a pack holds at most {MAX_LEVELS:,} levels; this one has {len(levels):,}",
-            )
-        ]
+        return [_too_many_levels(len(levels))]
     problems: list[Problem] = []
     for index, level in enumerate(levels):
         problems += _entity_count_problems(level, f"/levels/{index}")

@@ -116,7 +116,7 @@ def test_round_trip_keeps_stack_order_ids_and_unedited_data(level: LevelDocument
     assert doc.automaton_properties() == frozenset({"TICK"})
 
 
-def test_reading_for_repair_drops_off_grid_pieces_and_renumbers_repeats() -> None:
+def test_reading_for_repair_keeps_off_grid_pieces_aside_and_renumbers_repeats() -> None:
     data = {
         "id": "x",
         "width": 2,
@@ -133,3 +133,9 @@ def test_reading_for_repair_drops_off_grid_pieces_and_renumbers_repeats() -> Non
     doc = LevelDocument.from_data(data, notes)
     assert sorted(p.id for s in doc.cells().values() for p in s) == [1, 2]
     assert len(notes) == 2
+    assert doc.unshown() == ({"id": 3, "kind": "object", "noun": "ROCK", "x": 5, "y": 0},)
+    assert doc.to_data()["entities"][-1] == data["entities"][2]  # kept, written back last
+    assert {(n.pointer, n.code) for n in notes} == {
+        ("/entities/1/id", "duplicate-entity-id"),
+        ("/entities/2", "not-shown"),
+    }

@@ -275,3 +275,14 @@ def test_a_pointer_from_the_validation_panel_selects_the_leaves_row(make_window)
     assert panel.table.currentItem().text(0) == "LAVA"
     assert window.focusWidget() is panel.table
     assert not panel.focus_pointer("/automata/0")
+
+
+def test_a_problem_of_another_level_selects_that_level_and_its_row(make_window) -> None:
+    window = make_window(TUTORIAL_PACK)
+    panel = frail_panel(window)
+    assert window.level is window.pack.levels[0]
+    assert panel.focus_problem("crumbling-bridge", "/levels/7/mechanics/0/leaves/DRIFT")
+    assert window.level is window.pack.levels[7]
+    assert panel.table.currentItem().text(0) == "DRIFT"
+    assert window.focusWidget() is panel.table
+    assert not panel.focus_problem("nowhere", "/levels/99/mechanics/0")

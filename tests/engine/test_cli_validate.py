@@ -124,3 +124,62 @@ def test_a_field_name_with_a_line_break_stays_on_one_line(tmp_path: Path, capsys
     path = write(tmp_path / "odd.json", {**GOOD, "two\nlines": 1})
     assert main(["validate", str(path)]) == 1
     assert capsys.readouterr().out.splitlines() == ["good/two\\nlines: unknown field 'two\\nlines'"]
+
+
+def linted_pack(tmp_path: Path) -> Path:
+    """One error (an object off the grid) and two warnings (a dead automaton, an unused noun)."""
+    doc = json.loads(json.dumps(GOOD))
+    doc["id"] = "linted"
+    doc["nouns"]["GHOST"] = {"color": "#808080"}
+    second = {**json.loads(json.dumps(doc["levels"][0])), "id": "second"}
+    second["automata"] = [{"id": "clock", "property": "TICK", "pattern": [{"action": "wait"}]}]
+    second["entities"].append({"id": 50, "kind": "object", "noun": "BABA", "x": 2, "y": 2})
+    doc["levels"][0]["entities"][0]["x"] = 9
+    doc["levels"].append(second)
+    return write(tmp_path / "linted.json", doc)
+
+
+def test_lint_adds_warnings_after_the_errors_and_only_errors_fail(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    path = linted_pack(tmp_path)
+    assert main(["validate", "--lint", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        'linted/levels/0/entities/0/x (level "first"): x=9 is outside the 3x3 grid',
+        "warning: linted/levels/1/automata/0/property (level \"second\"): automaton 'clock' "
+        "never acts: there is no TICK word on the board to give its property",
+        "warning: linted/nouns/GHOST: GHOST is in the pack's nouns, but no level has a GHOST "
+        "object or word",
+    ]
+    assert err == "1 problem(s) in 1 of 1 pack(s), 2 warning(s)\n"
+    assert main(["validate", str(path)]) == 1  # without --lint: the errors alone
+    assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+def test_lint_json_records_carry_a_severity(tmp_path: Path, capsys: Capture) -> None:
+    assert main(["validate", "--lint", "--json", str(linted_pack(tmp_path))]) == 1
+    records = json.loads(capsys.readouterr().out)
+    assert [(r["pointer"], r["code"], r["severity"]) for r in records] == [
+        ("/levels/0/entities/0/x", "out-of-bounds", "error"),
+        ("/levels/1/automata/0/property", "automaton-never-active", "warning"),
+        ("/nouns/GHOST", "unused-noun", "warning"),
+    ]
+    assert all(
+        set(r) == {"pack", "level", "pointer", "code", "message", "severity"} for r in records
+    )
+
+
+def test_warnings_alone_exit_zero(tmp_path: Path, capsys: Capture) -> None:
+    doc = json.loads(json.dumps(GOOD))
+    doc["nouns"]["GHOST"] = {"color": "#808080"}
+    assert main(["validate", "--lint", str(write(tmp_path / "w.json", doc))]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("warning: good/nouns/GHOST: ")
+    assert err == "1 pack(s) valid, 1 warning(s)\n"
+
+
+def test_lint_reports_unreadable_packs_like_validate(tmp_path: Path, capsys: Capture) -> None:
+    assert main(["validate", "--lint", str(tmp_path / "missing.json")]) == 1
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith("missing: cannot read")

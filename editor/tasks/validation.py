@@ -1,0 +1,271 @@
+"""The open pack's problems, kept up to date in the background (the Problems panel's source).
+
+After an edit the validator waits until the author pauses (``DEBOUNCE_MS``), then
+checks again, off the UI thread (:func:`editor.tasks.validation_check.check`),
+through :func:`engine.check_pack` — the check ``rulegrid validate --lint`` runs,
+so both list the same problems. Only what changed is redone: each level's
+:class:`engine.LevelReport` is kept for as long as the level is not edited, and a
+check re-reads only the levels edited since (every level when the pack's nouns
+change, since a level's report depends on them); the pack-wide checks are always
+redone over the kept reports, which costs little. ``check_all()`` (F7) forgets
+every report and checks everything.
+
+On the UI thread an edit costs a version count; a check costs a snapshot — the
+pack's own fields, the levels' keys in order (kept until levels are added, removed
+or moved), a copy of the map of kept reports, and ``level.to_data()`` of each level
+to re-read, taken in slices of at most ``SLICE_SECONDS`` so a full check of a large
+pack never blocks — and, when it finishes, swapping the rows in. A result of a pack
+that changed meanwhile is never shown (the next check is already scheduled); its
+reports of levels that did not change are kept.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from editor.connections import Connections
+from editor.documents.level import LevelDocument
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
+from editor.tasks.background import TaskFailure, TaskResult, TaskRunner
+from editor.tasks.validation_check import (
+    CHANGED,
+    ERROR,
+    SEVERITIES,
+    WARNING,
+    EntityTarget,
+    KeptLevel,
+    LevelDoc,
+    ProblemRow,
+    Snapshot,
+    ValidationResult,
+    check,
+)
+
+__all__ = [
+    "CHANGED",
+    "DEBOUNCE_MS",
+    "ERROR",
+    "SEVERITIES",
+    "SLICE_SECONDS",
+    "WARNING",
+    "EntityTarget",
+    "PackValidator",
+    "ProblemRow",
+    "ValidationResult",
+]
+
+#: Quiet time after an edit before the pack is checked again.
+DEBOUNCE_MS = 80
+#: The longest the UI thread spends taking snapshots before it lets events in.
+SLICE_SECONDS = 0.004
+
+
+@dataclass(slots=True)
+class _Collecting:
+    """A snapshot being taken, a slice at a time."""
+
+    generation: int
+    shell: dict[str, object]
+    name: str
+    order: tuple[int, ...]
+    kept: dict[int, KeptLevel]
+    missing: list[int]  # keys still to read, in pack order
+    full: bool
+    docs: dict[int, LevelDoc] = field(default_factory=dict)
+
+
+class PackValidator(QObject):
+    """Keeps the open pack's problem rows current; see the module docstring."""
+
+    results_changed = Signal(object)  # ValidationResult, on the UI thread
+    busy_changed = Signal(bool)
+    failed = Signal(str)  # a check raised: the message, then its traceback
+
+    def __init__(self, session: Session, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pack: PackDocument | None = None
+        self._keys: dict[LevelDocument, int] = {}
+        self._by_key: dict[int, LevelDocument] = {}
+        self._versions: dict[int, int] = {}  # key -> edits so far
+        self._kept: dict[int, KeptLevel] = {}  # key -> report of the level as it is now
+        self._order: tuple[int, ...] | None = None  # keys in pack order; None: to rebuild
+        self._next_key = 0
+        self._generation = 0
+        self._collecting: _Collecting | None = None
+        self._full_pending = False
+        self.result: ValidationResult | None = None
+        self.last_failure: TaskFailure | None = None
+        self._runner: TaskRunner[Snapshot, ValidationResult] = TaskRunner(self)
+        self._runner.finished.connect(self._on_runner_finished)
+        self._runner.superseded.connect(lambda outcome: self._keep(outcome.value))
+        self._runner.failed.connect(self._on_runner_failed)
+        self._runner.busy_changed.connect(lambda _busy: self.busy_changed.emit(self.is_busy()))
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._start)
+        self._slicer = QTimer(self)
+        self._slicer.setSingleShot(True)
+        self._slicer.setInterval(0)
+        self._slicer.timeout.connect(self._collect)
+        self._pack_links = Connections()
+        session.pack_changed.connect(self._on_session_pack_changed)
+        if session.pack is not None:
+            self._on_session_pack_changed(session.pack)
+
+    # ------------------------------------------------------------------ API
+    def check_all(self) -> None:
+        """Forget every kept report and check the whole pack now (``actionValidate``)."""
+        self._kept.clear()
+        self._full_pending = True
+        self._changed(delay=False)
+
+    def is_busy(self) -> bool:
+        return self._timer.isActive() or self._collecting is not None or self._runner.is_busy()
+
+    def level_for(self, key: int | None) -> LevelDocument | None:
+        """The level document a row's ``level_key`` names, while it is in the pack."""
+        level = self._by_key.get(key) if key is not None else None
+        if level is None or self._pack is None or level not in self._pack.levels:
+            return None
+        return level
+
+    def key_of(self, level: LevelDocument | None) -> int | None:
+        return self._keys.get(level) if level is not None else None
+
+    # ------------------------------------------------------------- following
+    def _on_session_pack_changed(self, pack: PackDocument) -> None:
+        self._pack = pack
+        self._keys.clear()
+        self._by_key.clear()
+        self._versions.clear()
+        self._kept.clear()
+        self._order = None
+        self.result = None
+        self._pack_links.follow(
+            [
+                (pack.level_edited, self._on_level_edited),
+                (pack.level_inserted, lambda _i: self._reordered()),
+                (pack.level_removed, lambda _i: self._reordered()),
+                (pack.level_moved, lambda _s, _t: self._reordered()),
+                (pack.nouns_changed, self._on_nouns_changed),
+                (pack.properties_changed, lambda: self._changed()),
+                (pack.dirty_changed, self._on_dirty_changed),
+            ]
+        )
+        self._full_pending = True
+        self._changed(delay=False)
+
+    def _on_level_edited(self, level: LevelDocument) -> None:
+        key = self._key(level)
+        self._versions[key] = self._versions.get(key, 0) + 1
+        self._kept.pop(key, None)
+        self._changed()
+
+    def _reordered(self) -> None:
+        self._order = None
+        self._changed()
+
+    def _on_nouns_changed(self) -> None:
+        self._kept.clear()  # every level's report depends on the nouns
+        self._changed()
+
+    def _on_dirty_changed(self, dirty: bool) -> None:
+        if not dirty:  # saved: what opening changed is now in the file
+            self._changed()
+
+    def _key(self, level: LevelDocument) -> int:
+        key = self._keys.get(level)
+        if key is None:
+            key = self._keys[level] = self._next_key
+            self._by_key[key] = level
+            self._next_key += 1
+        return key
+
+    def _changed(self, *, delay: bool = True) -> None:
+        self._generation += 1
+        if delay:
+            self._timer.start()
+        else:
+            self._timer.stop()
+            self._start()
+        self.busy_changed.emit(True)
+
+    # ------------------------------------------------------------ snapshots
+    def _start(self) -> None:
+        pack = self._pack
+        if pack is None:
+            return
+        if self._order is None:
+            self._order = tuple(self._key(level) for level in pack.levels)
+        order = self._order
+        missing = [key for key in order if key not in self._kept]
+        path = pack.path
+        name = "<pack>" if path is None else path.stem if path.suffix == ".json" else path.name
+        self._collecting = _Collecting(
+            self._generation,
+            pack.shell_data(),
+            name,
+            order,
+            dict(self._kept),
+            missing,
+            self._full_pending,
+        )
+        self._full_pending = False
+        self._collect()
+
+    def _collect(self) -> None:
+        """Read the next slice of levels to re-check; submit once all are read."""
+        job = self._collecting
+        if job is None:
+            return
+        started = time.perf_counter()
+        while len(job.docs) < len(job.missing):
+            key = job.missing[len(job.docs)]
+            level = self._by_key[key]
+            job.docs[key] = LevelDoc(
+                self._versions.get(key, 0), level.to_data(), level.entity_count()
+            )
+            if time.perf_counter() - started > SLICE_SECONDS:
+                self._slicer.start()  # let the author's events in, then go on
+                return
+        self._collecting = None
+        pack = self._pack
+        previous = self.result.rows if self.result is not None and not job.full else ()
+        snapshot = Snapshot(
+            job.generation,
+            job.shell,
+            job.name,
+            job.order,
+            job.kept,
+            job.docs,
+            pack.changed_on_open if pack is not None else (),
+            job.full,
+            previous,
+        )
+        self._runner.submit(check, snapshot)
+
+    # --------------------------------------------------------------- results
+    def _keep(self, result: ValidationResult) -> None:
+        """Keep the reports of levels that have not changed since they were read."""
+        for key, entry in result.kept.items():
+            if entry.version == self._versions.get(key, 0) and key in self._by_key:
+                self._kept[key] = entry
+
+    def _on_runner_finished(self, outcome: TaskResult[ValidationResult]) -> None:
+        result = outcome.value
+        self._keep(result)
+        if result.complete and result.generation == self._generation:
+            self.result = result  # else: the check already scheduled shows the pack as it is
+            self.last_failure = None
+            self.results_changed.emit(result)
+        self.busy_changed.emit(self.is_busy())
+
+    def _on_runner_failed(self, failure: TaskFailure) -> None:
+        self.last_failure = failure
+        self.failed.emit(f"{failure}\n{failure.traceback}")
+        self.busy_changed.emit(self.is_busy())

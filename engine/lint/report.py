@@ -1,0 +1,199 @@
+"""Checking a pack for authors: validation errors and lint warnings, level by level.
+
+:func:`check_pack` reports the errors :func:`engine.load_pack` would raise (the same
+codes, pointers and messages, from the same validators) and, with ``lint=True``,
+the warnings of :mod:`engine.lint.level` and of the pack as a whole (nouns no
+level uses, levels with identical boards).
+
+The work is split so that a tool can keep it: a level's :class:`LevelReport`
+depends only on the level document and the pack's noun vocabulary
+(:func:`declared_nouns`), so an editor re-checks just the level an author changed
+and passes the reports it kept to :func:`check_pack`; the pack-wide checks are
+then redone over the reports, which costs little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.errors import Problem, pointer
+from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints
+from engine.packs.explain import path_key
+from engine.packs.validate import (
+    LevelCheck,
+    build_pack,
+    check_pack_level,
+    check_pack_shell,
+    combine_pack_problems,
+    pack_levels,
+    pack_name,
+    pack_size_problems,
+)
+
+#: Every lint code: a problem with one of these codes is a warning, any other an error.
+LINT_CODES = frozenset((*LEVEL_LINT_CODES, "unused-noun", "duplicate-board"))
+
+
+@dataclass(frozen=True, slots=True)
+class LevelReport:
+    """Everything checked about one level document, pointers relative to the level.
+
+    ``nouns`` is the vocabulary it was checked against: a report stands for its
+    level in :func:`check_pack` only when the pack declares the same nouns.
+    """
+
+    check: LevelCheck  # the validation result (its model dropped: reports are kept)
+    warnings: tuple[Problem, ...]
+    nouns: frozenset[str] | None
+    nouns_used: frozenset[str]  # nouns the level names anywhere, read leniently
+    board: str | None  # board_digest of a linted, non-empty level
+
+    @property
+    def level_id(self) -> str | None:
+        return self.check.level_id
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return self.check.problems
+
+
+@dataclass(frozen=True, slots=True)
+class PackReport:
+    """The errors (exactly ``load_pack``'s) and the lint warnings of a pack, located and sorted."""
+
+    errors: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+
+
+def declared_nouns(doc: object) -> frozenset[str] | None:
+    """The pack's noun vocabulary, or ``None`` when its ``nouns`` map is itself broken."""
+    return check_pack_shell(doc).nouns
+
+
+def report_level(doc: object, *, nouns: frozenset[str] | None, lint: bool = True) -> LevelReport:
+    """Check one level of a pack whose vocabulary is ``nouns`` (:func:`declared_nouns`).
+
+    Lints run on a level whose only errors are nouns missing from the pack (the
+    level itself plays); a level with any other error gets none.
+    """
+    check = check_pack_level(doc, nouns)
+    warnings: tuple[Problem, ...] = ()
+    board = None
+    level = check.level
+    if lint and level is not None and all(p.code == "unknown-noun" for p in check.problems):
+        warnings = tuple(level_lints(level))
+        board = board_digest(level) if level.entities else None
+    return LevelReport(replace(check, level=None), warnings, nouns, _nouns_used(doc), board)
+
+
+def check_pack(
+    doc: object,
+    *,
+    name: str | None = None,
+    lint: bool = True,
+    levels: Sequence[LevelReport] | None = None,
+) -> PackReport:
+    """Every error and (with ``lint``) every warning of a pack document.
+
+    ``name`` names the pack in problems (as ``load_pack`` does: its id, else this).
+    With ``levels`` the reports stand for the document's levels, in order, and its
+    ``levels`` list is not read; each must have been checked against the pack's
+    nouns.
+
+    Raises:
+        ValueError: a report was checked against other nouns than the pack declares.
+    """
+    name = pack_name(doc) if name is None else pack_name(doc, name)
+    shell = check_pack_shell(doc)
+    if levels is None:
+        too_big = pack_size_problems(doc, name)
+        if too_big:  # sizes stop everything: nothing else is read
+            return PackReport(tuple(too_big), ())
+        levels = [report_level(level, nouns=shell.nouns, lint=lint) for level in pack_levels(doc)]
+    stale = [i for i, r in enumerate(levels) if r.nouns != shell.nouns]
+    if stale:
+        raise ValueError(f"level report {stale[0]} was checked against another noun vocabulary")
+    errors = combine_pack_problems(name, shell, [r.check for r in levels])
+    if not errors:  # the pack's own fields, through the model as load_pack builds it
+        errors = build_pack(doc, name, [])[1]
+    if not lint or not shell.checked or any(r.check.stage in ("size", "shape") for r in levels):
+        return PackReport(tuple(errors), ())
+    # A pack whose every level is empty is just starting (a new pack): warnings about
+    # its emptiness or its unused starter nouns would be noise, not news.
+    starting = all(any(p.code == "empty-level" for p in r.warnings) for r in levels)
+    warnings = [
+        p.located(pack=name, level=r.level_id, prefix=f"/levels/{i}")
+        for i, r in enumerate(levels)
+        for p in r.warnings
+        if not (starting and p.code == "empty-level")
+    ]
+    if not starting:
+        warnings += [p.located(pack=name, level=None) for p in _unused_nouns(shell.nouns, levels)]
+    warnings += _duplicate_boards(name, levels)
+    return PackReport(tuple(errors), tuple(sorted(warnings, key=lambda p: path_key(p.pointer))))
+
+
+def _unused_nouns(declared: frozenset[str] | None, levels: Sequence[LevelReport]) -> list[Problem]:
+    if not declared:
+        return []
+    used: set[str] = set()
+    for report in levels:
+        used |= report.nouns_used
+    return [
+        Problem(
+            pointer("nouns", noun),
+            "unused-noun",
+            f"{noun} is in the pack's nouns, but no level has a {noun} object or word",
+        )
+        for noun in sorted(declared - used)
+    ]
+
+
+def _duplicate_boards(name: str, levels: Sequence[LevelReport]) -> Iterator[Problem]:
+    first: dict[str, int] = {}
+    for index, report in enumerate(levels):
+        if report.board is None:
+            continue
+        if report.board in first:
+            other = first[report.board]
+            other_id = levels[other].level_id
+            yield Problem(
+                f"/levels/{index}",
+                "duplicate-board",
+                f"the board is the same as level {other_id!r} (/levels/{other})",
+                name,
+                report.level_id,
+            )
+        else:
+            first[report.board] = index
+
+
+def _nouns_used(doc: object) -> frozenset[str]:
+    """Every token the level names as an object, a word, a subject or a FRAIL map entry.
+
+    Read leniently from the document, so a level with errors still counts as using
+    its nouns (an unused-noun warning must never come from a broken level).
+    """
+    if not isinstance(doc, Mapping):
+        return frozenset()
+    used: set[str] = set()
+    for entity in _items(doc.get("entities")):
+        for key in ("noun", "text"):
+            if isinstance(entity.get(key), str):
+                used.add(entity[key])
+    for automaton in _items(doc.get("automata")):
+        if isinstance(automaton.get("subject"), str):
+            used.add(automaton["subject"])
+    for mechanic in _items(doc.get("mechanics")):
+        leaves = mechanic.get("leaves")
+        if isinstance(leaves, Mapping):
+            used.update(str(k) for k in leaves)
+            used.update(v for v in leaves.values() if isinstance(v, str))
+    return frozenset(used)
+
+
+def _items(value: object) -> Iterator[Mapping[str, Any]]:
+    if isinstance(value, list):
+        yield from (item for item in value if isinstance(item, Mapping))

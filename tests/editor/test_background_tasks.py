@@ -1,0 +1,114 @@
+"""``TaskRunner``: off the UI thread, newest wins, stale results dropped, failures surfaced."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QThread
+
+from editor.tasks.background import CancelToken, TaskFailure, TaskResult, TaskRunner
+
+
+class Gate:
+    """Holds a task until the test lets it finish, and records where it ran."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.started = threading.Event()
+        self.threads: list[object] = []
+        self.ran: list[int] = []
+        self.saw_cancel: list[bool] = []
+
+    def work(self, value: int, token: CancelToken) -> int:
+        self.threads.append(QThread.currentThread())
+        self.started.set()
+        assert self.open.wait(5)
+        self.ran.append(value)
+        self.saw_cancel.append(token.cancelled())
+        if value < 0:
+            raise ValueError(f"bad value {value}")
+        return value * 10
+
+
+def events_of(runner: TaskRunner) -> list[tuple[str, object]]:
+    got: list[tuple[str, object]] = []
+    runner.finished.connect(lambda r: got.append(("finished", (r.task, r.value))))
+    runner.superseded.connect(lambda r: got.append(("superseded", (r.task, r.value))))
+    runner.failed.connect(lambda f: got.append(("failed", (f.task, str(f)))))
+    runner.busy_changed.connect(lambda busy: got.append(("busy", busy)))
+    return got
+
+
+def test_the_result_comes_back_on_the_ui_thread_from_another(qtbot) -> None:
+    runner: TaskRunner[int, int] = TaskRunner()
+    gate = Gate()
+    got = events_of(runner)
+    gate.open.set()
+    with qtbot.waitSignal(runner.finished, timeout=5000) as blocker:
+        number = runner.submit(gate.work, 4)
+    [result] = blocker.args
+    assert isinstance(result, TaskResult)
+    assert (result.task, result.value) == (number, 40)
+    assert gate.threads[0] is not QThread.currentThread()
+    qtbot.waitUntil(lambda: not runner.is_busy())
+    assert got == [("busy", True), ("finished", (number, 40)), ("busy", False)]
+
+
+def test_newest_wins_a_stale_result_is_offered_aside_and_a_queued_task_is_dropped(qtbot) -> None:
+    runner: TaskRunner[int, int] = TaskRunner()
+    gate = Gate()
+    got = events_of(runner)
+    first = runner.submit(gate.work, 1)
+    assert gate.started.wait(5)
+    runner.submit(gate.work, 2)  # queued, then replaced before it runs
+    third = runner.submit(gate.work, 3)
+    gate.open.set()
+    qtbot.waitUntil(lambda: not runner.is_busy(), timeout=5000)
+    assert gate.ran == [1, 3]
+    assert gate.saw_cancel == [True, False]  # the running task was told it is stale
+    assert got == [
+        ("busy", True),
+        ("superseded", (first, 10)),
+        ("finished", (third, 30)),
+        ("busy", False),
+    ]
+
+
+def test_an_exception_is_surfaced_with_its_traceback_never_swallowed(qtbot) -> None:
+    runner: TaskRunner[int, int] = TaskRunner()
+    gate = Gate()
+    gate.open.set()
+    with qtbot.waitSignal(runner.failed, timeout=5000) as blocker:
+        number = runner.submit(gate.work, -1)
+    [failure] = blocker.args
+    assert isinstance(failure, TaskFailure)
+    assert failure.task == number
+    assert str(failure) == "ValueError: bad value -1"
+    assert "in work" in failure.traceback
+    qtbot.waitUntil(lambda: not runner.is_busy())
+
+
+def test_even_a_stale_task_that_fails_is_reported(qtbot) -> None:
+    runner: TaskRunner[int, int] = TaskRunner()
+    gate = Gate()
+    got = events_of(runner)
+    runner.submit(gate.work, -2)
+    assert gate.started.wait(5)
+    runner.submit(gate.work, 5)
+    gate.open.set()
+    qtbot.waitUntil(lambda: not runner.is_busy(), timeout=5000)
+    assert [kind for kind, _ in got] == ["busy", "failed", "finished", "busy"]
+
+
+def test_cancel_drops_the_queue_and_keeps_the_running_result_from_finished(qtbot) -> None:
+    runner: TaskRunner[int, int] = TaskRunner()
+    gate = Gate()
+    got = events_of(runner)
+    runner.submit(gate.work, 1)
+    assert gate.started.wait(5)
+    runner.submit(gate.work, 2)
+    runner.cancel()
+    gate.open.set()
+    qtbot.waitUntil(lambda: not runner.is_busy(), timeout=5000)
+    assert gate.ran == [1]
+    assert [kind for kind, _ in got] == ["busy", "superseded", "busy"]

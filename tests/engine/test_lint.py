@@ -1,0 +1,366 @@
+"""Lints (docs/validation.md, "Lints"): each fires on a minimal level, none on real packs.
+
+Also: ``check_pack`` reports exactly ``load_pack``'s errors, and checking a pack
+level by level (what the editor does after an edit) gives the same report as
+checking it whole.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import engine
+from engine import LINT_CODES, check_pack, declared_nouns, report_level
+from engine.packs.schema import check_document, path_key
+from engine.packs.validate import (
+    _at,
+    _build_level,
+    _size_problems,
+    document_id,
+    level_problems,
+    pack_levels,
+    pack_name,
+)
+from tests.engine.test_validation_fuzz import FUZZ, TUTORIAL, mutated
+from tests.lint_cases import lint_case
+from tests.support import PACKS_DIR, grid_level, keke_corpus, keke_level, pack_document
+
+WINNABLE = ["baba . flag", "BABA IS YOU", "FLAG IS WIN"]
+
+
+def lint_records(*levels: dict[str, Any], nouns: list[str] | None = None) -> list[tuple]:
+    report = check_pack(pack_document(*levels, pack_id="p", nouns=nouns))
+    assert report.errors == ()
+    return [(p.level, p.pointer, p.code, p.message) for p in report.warnings]
+
+
+# ------------------------------------------------------------------ each lint fires
+def test_an_empty_level_is_one_warning_and_nothing_else() -> None:
+    empty = {"id": "blank", "width": 4, "height": 3, "entities": []}
+    assert lint_records(grid_level(WINNABLE, "a"), empty) == [
+        ("blank", "/levels/1", "empty-level", "the level is empty")
+    ]
+
+
+def test_a_new_pack_with_only_empty_levels_has_no_warnings() -> None:
+    """A pack just started: its starter nouns and empty level are not news (no false alarm)."""
+    empty = {"id": "level-1", "width": 12, "height": 9, "entities": []}
+    assert lint_records(empty, nouns=["BABA", "ROCK", "FLAG"]) == []
+    with_one = grid_level(["BABA IS YOU", "baba . ."], "a")
+    codes = {r[2] for r in lint_records(with_one, empty, nouns=["BABA", "ROCK"])}
+    assert codes == {"empty-level", "unused-noun", "win-impossible"}
+
+
+def test_no_rule_makes_anything_you() -> None:
+    level = grid_level(["baba . flag", "BABA IS PUSH", "FLAG IS WIN"], "a")
+    assert lint_records(level) == [
+        (
+            "a",
+            "/levels/0",
+            "no-you-at-start",
+            "no rule makes anything YOU at the start, so the player cannot move",
+        )
+    ]
+
+
+def test_you_names_a_noun_that_is_not_on_the_board() -> None:
+    level = grid_level(["rock . flag", "BABA IS YOU", "FLAG IS WIN"], "a")
+    [(_level, _ptr, code, message)] = [r for r in lint_records(level) if r[2] != "unused-noun"]
+    assert code == "no-you-at-start"
+    assert message == (
+        "nothing is YOU at the start: BABA IS YOU, but no BABA is on the board once it "
+        "settles, so the player cannot move"
+    )
+
+
+def test_you_destroyed_by_the_settle_counts_as_no_you() -> None:
+    level = grid_level(["baba+skull . flag", "BABA IS YOU", "FLAG IS WIN", "SKULL IS DEFEAT"])
+    assert [r[2] for r in lint_records(level)] == ["no-you-at-start"]
+
+
+def test_a_level_won_before_the_first_move() -> None:
+    level = grid_level(["baba+flag . .", "BABA IS YOU", "FLAG IS WIN"], "a")
+    assert lint_records(level) == [
+        (
+            "a",
+            "/levels/0",
+            "won-at-start",
+            "the level is won at the start, before the player moves",
+        )
+    ]
+
+
+def test_no_win_word_means_nothing_can_ever_be_win() -> None:
+    level = grid_level(["baba . flag", "BABA IS YOU", "FLAG IS STOP"], "a")
+    assert lint_records(level) == [
+        (
+            "a",
+            "/levels/0",
+            "win-impossible",
+            "there is no WIN word on the board, and words never appear during play, "
+            "so nothing can ever be WIN",
+        )
+    ]
+
+
+def test_a_win_word_with_no_noun_word_on_the_board_can_name_nothing() -> None:
+    level = grid_level(["baba . .", "IS WIN ."], "a")
+    codes = {r[2]: r[3] for r in lint_records(level, nouns=["BABA"])}
+    assert codes["win-impossible"] == (
+        "no sentence NOUN IS WIN can ever name an object: the board lacks noun words"
+    )
+
+
+def test_a_win_word_and_a_noun_word_that_could_still_meet_are_fine() -> None:
+    level = grid_level(["baba . .", "BABA IS YOU", ". WIN ."], "a")
+    assert lint_records(level) == []
+
+
+def test_a_win_word_and_noun_words_but_no_object_at_all() -> None:
+    level = grid_level([". . .", "BABA IS YOU", "FLAG IS WIN"], "a")
+    codes = {r[2]: r[3] for r in lint_records(level)}
+    assert codes["win-impossible"] == (
+        "no sentence NOUN IS WIN can ever name an object: the board lacks objects"
+    )
+
+
+def test_a_frail_level_without_a_frail_word() -> None:
+    frail = {"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": {}}
+    level = grid_level(WINNABLE, "a", mechanics=[frail])
+    assert lint_records(level) == [
+        (
+            "a",
+            "/levels/0/mechanics/0",
+            "frail-unused",
+            "the level opts into FRAIL but there is no FRAIL word on the board, "
+            "so nothing can ever crumble",
+        )
+    ]
+
+
+def test_a_frail_word_without_opting_in_is_already_an_error() -> None:
+    level = grid_level([*WINNABLE, "BABA IS FRAIL"], "a")
+    report = check_pack(pack_document(level, pack_id="p"))
+    assert [(p.pointer, p.code) for p in report.errors] == [
+        ("/levels/0/entities/10/text", "frail-not-declared")
+    ]
+    assert report.warnings == ()  # a level with errors gets no lints
+
+
+def test_an_automaton_whose_property_no_word_gives() -> None:
+    clock = {"id": "clock", "property": "TICK", "pattern": [{"action": "wait"}]}
+    level = grid_level(WINNABLE, "a", automata=[clock])
+    assert lint_records(level) == [
+        (
+            "a",
+            "/levels/0/automata/0/property",
+            "automaton-never-active",
+            "automaton 'clock' never acts: there is no TICK word on the board to give its property",
+        )
+    ]
+
+
+def test_a_noun_no_level_uses() -> None:
+    level = grid_level(WINNABLE, "a")
+    assert lint_records(level, nouns=["BABA", "FLAG", "GHOST"]) == [
+        (
+            None,
+            "/nouns/GHOST",
+            "unused-noun",
+            "GHOST is in the pack's nouns, but no level has a GHOST object or word",
+        )
+    ]
+
+
+def test_two_levels_with_identical_boards() -> None:
+    a, b = grid_level(WINNABLE, "a"), grid_level(WINNABLE, "b", title="Another title")
+    assert lint_records(a, b) == [
+        ("b", "/levels/1", "duplicate-board", "the board is the same as level 'a' (/levels/0)")
+    ]
+
+
+def test_boards_differing_only_in_stack_order_or_automata_are_not_duplicates() -> None:
+    a = grid_level(["baba+rock . flag", "BABA IS YOU", "FLAG IS WIN"], "a")
+    b = grid_level(["rock+baba . flag", "BABA IS YOU", "FLAG IS WIN"], "b")
+    clock = {"id": "clock", "property": "WIN", "pattern": [{"action": "wait"}]}
+    c = grid_level(WINNABLE, "c")
+    d = {**grid_level([*WINNABLE, "FLAG IS TICK"], "d")}
+    d2 = {**copy.deepcopy(d), "id": "d2", "automata": [{**clock, "property": "TICK"}]}
+    records = lint_records(a, b, c, d, d2)
+    assert [r for r in records if r[2] == "duplicate-board"] == []
+
+
+def test_an_intended_solution_that_is_blocked_names_the_move() -> None:
+    level = grid_level(["baba wall flag", "BABA IS YOU", "FLAG IS WIN", "WALL IS STOP"], "a")
+    level["solution"] = "RR"
+    assert lint_records(level) == [
+        (
+            "a",
+            "/levels/0/solution",
+            "solution-fails",
+            "the intended solution no longer wins: move 1 (R) is blocked; "
+            "the level is not won after 2 moves",
+        )
+    ]
+
+
+def test_an_intended_solution_that_ends_short_of_the_win() -> None:
+    level = grid_level(["baba . . flag", "BABA IS YOU", "FLAG IS WIN"], "a")
+    level["solution"] = "RR"
+    [record] = lint_records(level)
+    assert record[2:] == (
+        "solution-fails",
+        "the intended solution no longer wins: the level is not won after 2 moves",
+    )
+
+
+def test_an_intended_solution_that_wins_before_its_end() -> None:
+    level = grid_level(WINNABLE, "a")
+    level["solution"] = "RRD"
+    [record] = lint_records(level)
+    assert record[1:] == (
+        "/levels/0/solution",
+        "solution-wins-early",
+        "the intended solution wins before its end: the level is won after 2 of 3 moves",
+    )
+
+
+def test_every_lint_code_has_a_test_and_a_documented_row() -> None:
+    text = (PACKS_DIR.parent / "docs" / "validation.md").read_text(encoding="utf-8")
+    lints = text[text.index("## Lints") :]
+    for code in LINT_CODES:
+        assert f"| `{code}` |" in lints, code
+    source = Path(__file__).read_text(encoding="utf-8")
+    for code in LINT_CODES:
+        assert f'"{code}"' in source, code
+
+
+# --------------------------------------------------------------- no false alarms
+def test_the_tutorial_pack_has_no_warnings() -> None:
+    report = check_pack(json.loads((PACKS_DIR / "tutorial.json").read_text(encoding="utf-8")))
+    assert report == engine.PackReport((), ())
+
+
+def test_the_keke_corpus_with_its_human_solutions_has_no_warnings() -> None:
+    levels = []
+    for record in keke_corpus()["levels"]:
+        level = keke_level(record)
+        level["solution"] = record["solution"]
+        levels.append(level)
+    report = check_pack(pack_document(*levels, pack_id="keke"))
+    assert report == engine.PackReport((), ())
+
+
+# ---------------------------------------------------- one source of truth, in parts
+def test_check_pack_errors_are_load_pack_errors(tmp_path) -> None:
+    doc = pack_document(grid_level(WINNABLE, "a"), grid_level(WINNABLE, "a"), pack_id="p")
+    doc["levels"][0]["entities"][0]["x"] = 9
+    doc["levels"][1]["entities"].append(
+        {"id": 99, "kind": "object", "noun": "GHOST", "x": 0, "y": 0}
+    )
+    with pytest.raises(engine.ValidationError) as raised:
+        engine.load_pack(doc)
+    report = check_pack(doc)
+    assert list(report.errors) == raised.value.errors
+    assert {p.code for p in report.errors} == {
+        "out-of-bounds",
+        "duplicate-level-id",
+        "unknown-noun",
+    }
+
+
+def test_a_level_with_only_unknown_nouns_is_still_linted() -> None:
+    level = grid_level(["baba . flag", "BABA IS YOU", "FLAG IS STOP"], "a")
+    report = check_pack(pack_document(level, pack_id="p", nouns=["FLAG"]))
+    assert {p.code for p in report.errors} == {"unknown-noun"}
+    assert [p.code for p in report.warnings] == ["win-impossible"]
+
+
+def test_oversized_packs_report_only_their_size() -> None:
+    doc = pack_document(grid_level(WINNABLE, "a"), pack_id="p")
+    doc["levels"][0]["entities"] *= 3000  # 27,000 entities
+    report = check_pack(doc)
+    assert [(p.pointer, p.code) for p in report.errors] == [("/levels/0/entities", "bad-size")]
+    assert report.warnings == ()
+
+
+def test_a_report_checked_against_other_nouns_is_refused() -> None:
+    doc = pack_document(grid_level(WINNABLE, "a"), pack_id="p")
+    stale = report_level(doc["levels"][0], nouns=frozenset({"BABA"}))
+    with pytest.raises(ValueError, match="another noun vocabulary"):
+        check_pack(doc, levels=[stale])
+
+
+def reports_in_parts(doc: Any) -> engine.PackReport:
+    nouns = declared_nouns(doc)
+    levels = doc.get("levels") if isinstance(doc, dict) else None
+    parts = [report_level(lv, nouns=nouns) for lv in levels] if isinstance(levels, list) else []
+    return check_pack(doc, levels=parts)
+
+
+def whole_document_problems(doc: Any, name: str) -> list[engine.Problem]:
+    """``pack_problems`` as it was before validation was split into parts: one
+    schema pass over the whole document. The parts must give exactly this."""
+    levels = pack_levels(doc)
+    too_big = _size_problems(levels)
+    if too_big:
+        return [p.located(pack=name, level=document_id(_at(levels, p.pointer))) for p in too_big]
+    raw, checked = check_document("pack", doc)
+    problems = [p.located(pack=name, level=document_id(_at(levels, p.pointer))) for p in raw]
+    if not checked:
+        return problems
+    bad_levels = {p.pointer.split("/")[2] for p in raw if p.pointer.startswith("/levels/")}
+    nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in raw)
+    declared = doc.get("nouns") if nouns_ok and isinstance(doc, dict) else None
+    nouns = frozenset(declared) if isinstance(declared, dict) else None
+    first_index: dict[str, int] = {}
+    for index, level_doc in enumerate(levels):
+        prefix = f"/levels/{index}"
+        level_id = document_id(level_doc)
+        if level_id is not None:
+            if level_id in first_index:
+                message = (
+                    f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
+                )
+                problems.append(
+                    engine.Problem(prefix + "/id", "duplicate-level-id", message, name, level_id)
+                )
+            else:
+                first_index[level_id] = index
+        if str(index) in bad_levels:
+            continue
+        level, found = _build_level(level_doc)
+        if level is not None:
+            found = level_problems(level, nouns)
+        problems += [p.located(pack=name, level=level_id, prefix=prefix) for p in found]
+    return sorted(problems, key=lambda p: path_key(p.pointer))
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=150)
+@given(mutated(TUTORIAL))
+def test_checking_level_by_level_equals_checking_whole(doc: dict[str, Any]) -> None:
+    whole = check_pack(doc)
+    assert reports_in_parts(doc) == whole
+    try:
+        engine.load_pack(doc)
+        raised: list[engine.Problem] = []
+    except engine.ValidationError as exc:
+        raised = exc.errors
+    assert list(whole.errors) == raised
+    if whole.errors and whole.errors[0].code != "invalid-value":
+        assert list(whole.errors) == whole_document_problems(doc, pack_name(doc))
+
+
+@pytest.mark.parametrize("code", sorted(LINT_CODES))
+def test_each_shared_minimal_case_raises_exactly_its_lint(code: str) -> None:
+    doc, where = lint_case(code)
+    report = check_pack(doc)
+    assert report.errors == ()
+    assert [(p.pointer, p.code) for p in report.warnings] == [(where, code)]
