@@ -41,7 +41,12 @@ def settle(app: QApplication, window: MainWindow, seconds: float = 0.6) -> None:
 
 
 def widen_right_docks(window: MainWindow, width: int) -> None:
-    """The Stack / Automata / FRAIL tabs wide and tall, History short below them."""
+    """The Stack / Automata / FRAIL tabs wide and tall, History short below them.
+
+    The Problems dock is closed: these pictures are about the two panels.
+    """
+    if "validation" in window.docks:
+        window.docks["validation"].hide()
     window.resizeDocks([window.docks["stackInspector"]], [width], Qt.Orientation.Horizontal)
     window.resizeDocks(
         [window.docks["stackInspector"], window.docks["history"]],
