@@ -225,6 +225,17 @@ PLAY_ACTIONS = (
     ),
 )
 
+SOLVER_ACTIONS = (
+    ActionSpec(
+        "actionSolve",
+        "&Solve Level",
+        "Ctrl+R",
+        "solve",
+        "Solve the current level in the background (Solver panel)",
+    ),
+    ActionSpec("actionCancelSolve", "&Cancel Solve", "Ctrl+Shift+R", "", "Stop the running solve"),
+)
+
 
 EXPORT_SHARE_ACTIONS = (
     ActionSpec(

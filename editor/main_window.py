@@ -40,6 +40,7 @@ from editor.actions import (
     PLAY_ACTIONS,
     RULES_VIEW_ACTIONS,
     SHARE_ACTIONS,
+    SOLVER_ACTIONS,
     VALIDATION_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
@@ -63,12 +64,15 @@ from editor.panels.frail_panel import FrailPanel
 from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
 from editor.panels.sharing import Sharing
+from editor.panels.solver import SolverPanel
 from editor.panels.validation import ValidationPanel
 from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tasks.analysis import AnalysisService
 from editor.tasks.move_zero import MoveZeroFollower
+from editor.tasks.solve_cache import VerdictCache
+from editor.tasks.solve_pack import PackVerifier
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -143,6 +147,9 @@ class MainWindow(QMainWindow):
         self.history.setEmptyLabel("<opened>")
         self.analysis = AnalysisService(self.session, self)
         self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
+        self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
+        self.level_list.show_statuses(self.verifier)
+        self.solver_panel = SolverPanel(self.session, self.verifier, self.play_view, self.look)
         self.move_zero = MoveZeroFollower(self.session, self.analysis, self)
         self.automata_panel = AutomataPanel(self.session, self.move_zero, self.canvas)
         self.frail_panel = FrailPanel(self.session, self.move_zero, self.dialogs, self.canvas)
@@ -290,6 +297,8 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionSolve": self.solver_panel.solve,
+            "actionCancelSolve": self.solver_panel.cancel,
             "actionPlay": self.play.play,
             "actionPlaySolution": self.play.play_solution,
             "actionReducedMotion": lambda: self.play.set_reduced_motion(
@@ -311,6 +320,7 @@ class MainWindow(QMainWindow):
                 + RULES_VIEW_ACTIONS
                 + LEVEL_ACTIONS
                 + PLAY_ACTIONS
+                + SOLVER_ACTIONS
                 + VALIDATION_ACTIONS
                 + HELP_ACTIONS
                 + SHARE_ACTIONS
@@ -431,6 +441,9 @@ class MainWindow(QMainWindow):
             None,
             "actionLevelProperties",
             "actionAddNoun",
+            None,
+            "actionSolve",
+            "actionCancelSolve",
         )
         self._add(bar.addMenu("&Play"), "actionPlay", "actionPlaySolution")
         self.help_menu = bar.addMenu("&Help")
@@ -502,6 +515,9 @@ class MainWindow(QMainWindow):
             [tool.action_id for tool in self.tools],
             [self.palette_panel, self.inspector],
             self.undo_group,
+        )
+        self.docks.add(
+            "solver", "Solver", self.solver_panel, right, tabify_with="history", shortcut="Alt+9"
         )
         self.docks.add(
             "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
@@ -672,6 +688,8 @@ class MainWindow(QMainWindow):
         self.settings.sync()
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
         self.autosaver.discard()  # a clean exit leaves no recovery file
+        self.solver_panel.shutdown()
+        self.verifier.shutdown()
         event.accept()
 
     def _offer_recovery(self) -> None:

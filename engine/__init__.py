@@ -59,6 +59,13 @@ from engine.play.replay import SolutionCheck, check_solution, format_moves, pars
 from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
+from engine.solve.verify import (
+    LevelVerdict,
+    VerdictStatus,
+    VerifySettings,
+    verdict_key,
+    verify_level,
+)
 from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN, Vocabulary, WordRole
 
 __all__ = [
@@ -93,6 +100,7 @@ __all__ = [
     "LevelAnalysis",
     "LevelReader",
     "LevelReport",
+    "LevelVerdict",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
@@ -113,6 +121,8 @@ __all__ = [
     "Strategy",
     "TurnEvent",
     "ValidationError",
+    "VerdictStatus",
+    "VerifySettings",
     "Vocabulary",
     "WaitStep",
     "WordEntity",
@@ -138,5 +148,7 @@ __all__ = [
     "save_pack",
     "share",
     "solve",
+    "verdict_key",
+    "verify_level",
     "write_atomic",
 ]

@@ -3,13 +3,15 @@
 The model is an adapter: renaming (editing a row) and reordering (drag and
 drop, ``moveRows``) call document methods, which push undo commands; rows are
 inserted, removed and moved in answer to the document's about-to/done signals.
+With a status source (the pack verifier) each row also shows the level's verified
+status (``STATUS_ROLE``: solved, broken, shortcut, stale ...) as a chip.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -19,6 +21,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSize,
     Qt,
+    SignalInstance,
 )
 from PySide6.QtGui import QAction, QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
@@ -36,9 +39,22 @@ from editor.connections import Connections, Link
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
+from editor.tasks.solve_pack import LevelStatus
+from editor.views.verdict_style import paint_pill, pill_width
 
 ROW_MIME = "application/x-rulegrid-level-row"
 Index = QModelIndex | QPersistentModelIndex
+#: A row's verified status (``LevelStatus`` or ``None``); its one word is ``.kind``.
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class StatusSource(Protocol):
+    """Where statuses come from (the pack verifier)."""
+
+    @property
+    def status_changed(self) -> SignalInstance: ...
+
+    def status(self, level: LevelDocument) -> LevelStatus | None: ...
 
 
 class LevelsModel(QAbstractListModel):
@@ -48,8 +64,14 @@ class LevelsModel(QAbstractListModel):
         super().__init__()
         self._pack: PackDocument | None = None
         self._pack_links = Connections()
+        self._statuses: StatusSource | None = None
         if pack is not None:
             self.set_pack(pack)
+
+    def set_status_source(self, source: StatusSource) -> None:
+        """Show each level's verified status from ``source`` (the pack verifier)."""
+        self._statuses = source
+        source.status_changed.connect(self._on_source_status_changed)
 
     def set_pack(self, pack: PackDocument) -> None:
         self.beginResetModel()
@@ -80,13 +102,15 @@ class LevelsModel(QAbstractListModel):
             return level.title or level.level_id
         if role == Qt.ItemDataRole.EditRole:
             return level.title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return (
-                f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
-            )
         if role == Qt.ItemDataRole.UserRole:
             return level.level_id
-        return None
+        if role not in (Qt.ItemDataRole.ToolTipRole, STATUS_ROLE):
+            return None
+        status = self._statuses.status(level) if self._statuses is not None else None
+        if role == STATUS_ROLE:
+            return status
+        size = f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
+        return size if status is None else f"{size}\n{status.long_text()}"
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         base = Qt.ItemFlag.ItemIsDropEnabled
@@ -147,9 +171,15 @@ class LevelsModel(QAbstractListModel):
         index = self.index(row)
         self.dataChanged.emit(index, index)
 
+    def _on_source_status_changed(self, level: LevelDocument) -> None:
+        if self._pack is not None and level in self._pack.levels:
+            index = self.index(self._pack.index_of(level))
+            self.dataChanged.emit(index, index, [STATUS_ROLE, Qt.ItemDataRole.ToolTipRole])
+
 
 class LevelDelegate(QStyledItemDelegate):
-    """Draws "N  Title ... id": the play position, the title, and the id the command line uses."""
+    """Draws "N  Title ... id [status]": the play position, the title, the id the command
+    line uses, and the verified status chip when there is one."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         opt = QStyleOptionViewItem(option)
@@ -162,6 +192,16 @@ class LevelDelegate(QStyledItemDelegate):
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         rect = opt.rect.adjusted(6, 0, -6, 0)
+        status = index.data(STATUS_ROLE)
+        if isinstance(status, LevelStatus):
+            text = status.short_text()
+            width = min(rect.width() // 2, pill_width(opt.fontMetrics, text))
+            muted = QColor(opt.palette.color(QPalette.ColorRole.Text))
+            muted.setAlphaF(0.6)
+            painter.setFont(opt.font)
+            backdrop = opt.palette.color(QPalette.ColorRole.Base) if selected else None
+            paint_pill(painter, rect, status.kind, text, muted, opt.fontMetrics, backdrop)
+            rect = rect.adjusted(0, 0, -(width + 6), 0)
         painter.save()
         muted = QColor(opt.palette.color(text_role))
         muted.setAlphaF(0.55)
@@ -171,7 +211,11 @@ class LevelDelegate(QStyledItemDelegate):
             int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
             f"{index.row() + 1}",
         )
+        title_width = opt.fontMetrics.horizontalAdvance(str(index.data() or ""))
         id_width = opt.fontMetrics.horizontalAdvance(level_id) if level_id != index.data() else 0
+        number_width = opt.fontMetrics.horizontalAdvance("000") + 4
+        if id_width and number_width + title_width + id_width + 10 > rect.width():
+            id_width = 0  # no room: the title matters more (the tooltip names the id)
         if id_width:
             painter.drawText(
                 rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight), level_id
@@ -219,6 +263,7 @@ class LevelListPanel(QWidget):
         self.view.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setAlternatingRowColors(True)
+        self.view.setUniformItemSizes(True)  # a status update must not measure every row again
         self.toolbar = QToolBar(self)
         self.toolbar.setObjectName("levelListToolBar")
         self.toolbar.setIconSize(QSize(16, 16))
@@ -237,6 +282,10 @@ class LevelListPanel(QWidget):
 
     def current_row(self) -> int:
         return self.view.currentIndex().row()
+
+    def show_statuses(self, source: StatusSource) -> None:
+        """Show each level's verified status (a chip per row) from ``source``."""
+        self.model.set_status_source(source)
 
     def add_toolbar_actions(self, actions: Sequence[QAction | None]) -> None:
         """Put actions (``None``: a separator) on the list's own toolbar."""

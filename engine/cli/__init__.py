@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 
-from engine.cli import keke, play, schema, share, solve, validate
+from engine.cli import keke, play, schema, share, solve, validate, verify
 from engine.errors import ValidationError
 
-COMMANDS = (validate, play, solve, schema, share, keke)
+COMMANDS = (validate, play, solve, verify, schema, share, keke)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -40,6 +40,12 @@ def packs_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _isolated_solver_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver's verdict cache lives under tmp_path, never in the user's cache folder."""
+    monkeypatch.setenv("RULEGRID_CACHE_DIR", str(tmp_path / "solver-cache"))
+
+
+@pytest.fixture(autouse=True)
 def _clipboard_released(qapp: QApplication) -> Iterator[None]:
     """Do what the application does on quit: a region left on the clipboard crashes PySide6 at exit."""
     yield

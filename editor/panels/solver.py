@@ -1,0 +1,396 @@
+"""``solverPanel``: solve the current level off the UI thread, and see the pack check.
+
+``actionSolve`` (Ctrl+R) solves the current level in a worker process
+(:class:`~editor.tasks.solve.SolveRunner`) with the panel's options — shortest
+(breadth-first) or fast (best-first), and the budget in states — showing live
+progress (states, depth, rate) and a Cancel that is honoured at once. The result
+says status, length, states and time; the properties ``status`` and ``moves``
+follow api.md section 7. A result remembers the level as it was solved and turns
+*stale* as soon as the level differs (an undo back to it makes it fresh again).
+
+A solution plays on the board through a :class:`SolutionPlayer` — the play view's
+playback (play, pause, step, scrub) — and "Use as intended solution" stores it as
+the level's ``solution`` (one undoable edit).
+Below, the background pack check of this level (:mod:`editor.panels.solver_check`)
+and the pack curve. Results are kept per level, so switching levels and back shows
+each level's last solve; a solve keeps running when the author looks elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from PySide6.QtCore import Property, Qt, QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+import engine
+from editor.connections import Connections
+from editor.documents.level import LevelDocument
+from editor.documents.session import Session
+from editor.panels.solver_check import LevelCheckView, PackCurveBox
+from editor.panels.solver_outcome import SolveOutcome, describe, solve_content
+from editor.tasks.solve import SolveRunner
+from editor.tasks.solve_pack import PackVerifier
+from editor.views.look import Look
+
+
+class SolutionPlayer(Protocol):
+    """Where solutions play: the play view (``play_moves`` returns its playback)."""
+
+    def play_moves(self, moves: str, *, title: str) -> object: ...
+
+
+STRATEGIES = (
+    ("Shortest (breadth-first)", engine.Strategy.BFS),
+    ("Fast (best-first)", engine.Strategy.BEST_FIRST),
+)
+DEFAULT_BUDGET = 1_000_000
+
+
+class SolverPanel(QWidget):
+    """The solver dock's widget (objectName ``solverPanel``)."""
+
+    status_changed = Signal()
+    moves_changed = Signal()
+
+    def __init__(
+        self,
+        session: Session,
+        verifier: PackVerifier,
+        player: SolutionPlayer,
+        look: Look,
+        runner: SolveRunner | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("solverPanel")
+        self.setAccessibleName("solverPanel")
+        self.session = session
+        self.verifier = verifier
+        self.player = player
+        self.look = look
+        self.runner = runner if runner is not None else SolveRunner(parent=self)
+        self._outcomes: dict[LevelDocument, SolveOutcome] = {}
+        self._running: LevelDocument | None = None
+        self._level_links = Connections()
+        self._build()
+        self._stale_timer = _coalescing(self, self._recheck_stale)
+        self._curve_timer = _coalescing(self, self._refresh_curve, 120)
+        self.runner.progressed.connect(self._on_runner_progressed)
+        self.runner.finished.connect(self._on_runner_finished)
+        self.runner.cancelled.connect(lambda: self._end_running("cancelled"))
+        self.runner.failed.connect(self._on_runner_failed)
+        verifier.status_changed.connect(self._on_verifier_status_changed)
+        verifier.order_changed.connect(self._curve_timer.start)
+        session.level_changed.connect(self._on_session_level_changed)
+        session.pack_changed.connect(self._on_session_pack_changed)
+        look.changed.connect(self._on_look_changed)
+        self._on_session_level_changed(session.level)
+
+    def shutdown(self) -> None:
+        """Stop the solver's worker (the window is closing)."""
+        self.runner.shutdown()
+
+    # -------------------------------------------------------- api.md section 7
+    def _get_status(self) -> str:
+        outcome = self._outcome()
+        if outcome is None or outcome.status == "failed":
+            return "idle"
+        return outcome.status
+
+    def _get_moves(self) -> str:
+        outcome = self._outcome()
+        result = outcome.result if outcome is not None else None
+        return (
+            result.moves
+            if result is not None and outcome is not None and outcome.status == "solved"
+            else ""
+        )
+
+    def _get_stale(self) -> bool:
+        outcome = self._outcome()
+        return outcome is not None and outcome.stale
+
+    status = Property(str, _get_status, notify=status_changed)
+    moves = Property(str, _get_moves, notify=moves_changed)
+    stale = Property(bool, _get_stale, notify=status_changed)
+
+    @property
+    def last_progress(self) -> engine.SolveProgress | None:
+        """The latest progress report of the current level's solve."""
+        outcome = self._outcome()
+        return None if outcome is None else outcome.progress
+
+    @property
+    def result(self) -> engine.SolveResult | None:
+        """The current level's last solve result (``None`` while running or never solved)."""
+        outcome = self._outcome()
+        return None if outcome is None else outcome.result
+
+    # ------------------------------------------------------------- actions
+    def solve(self) -> None:
+        """Solve the current level with the panel's options (``actionSolve``)."""
+        level = self.session.level
+        if level is None:
+            return
+        strategy = engine.Strategy(self.strategy.currentData())
+        budget = self.budget.value()
+        self._outcomes[level] = SolveOutcome(strategy, budget, solve_content(level))
+        self._running = level
+        self.runner.start(level.to_data(), strategy, budget)
+        self._refresh()
+
+    def cancel(self) -> None:
+        """Stop the running solve (``actionCancelSolve``); its result is dropped."""
+        self.runner.cancel()
+
+    def play_solution(self) -> None:
+        """Step through the solution on the board, in the play view's playback."""
+        outcome = self._outcome()
+        if outcome is not None and outcome.result is not None and not outcome.stale:
+            self._play(outcome.result.moves, "Solver solution")
+
+    def _play(self, moves: str, title: str) -> None:
+        try:
+            self.player.play_moves(moves, title=title)
+        except (ValueError, RuntimeError) as exc:  # the level cannot be played now
+            self.session.message.emit(f"Cannot play the {title.lower()}: {exc}")
+
+    def use_as_intended(self) -> None:
+        """Store the solution as the level's ``solution``: one undoable edit."""
+        level, moves = self.session.level, self._get_moves()
+        outcome = self._outcome()
+        if level is not None and moves and outcome is not None and not outcome.stale:
+            level.set_authored("solution", moves, text="Use Solver Solution as Intended")
+
+    # ------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.solve_button = QPushButton("Solve", self)
+        self.solve_button.setObjectName("solverSolveButton")
+        self.solve_button.setToolTip("Solve the current level (Ctrl+R)")
+        self.solve_button.clicked.connect(self.solve)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setObjectName("solverCancelButton")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.strategy = QComboBox(self)
+        self.strategy.setObjectName("solverStrategy")
+        self.strategy.setAccessibleName("solverStrategy")
+        for text, strategy in STRATEGIES:
+            self.strategy.addItem(text, str(strategy))
+        self.strategy.setToolTip(
+            "Shortest: breadth-first, proves the shortest solution or that none exists.\n"
+            "Fast: best-first, finds a solution sooner on big levels, not always the shortest."
+        )
+        self.budget = QSpinBox(self)
+        self.budget.setObjectName("solverBudget")
+        self.budget.setAccessibleName("solverBudget")
+        self.budget.setRange(1_000, 50_000_000)
+        self.budget.setSingleStep(100_000)
+        self.budget.setValue(DEFAULT_BUDGET)
+        self.budget.setGroupSeparatorShown(True)
+        self.budget.setSuffix(" states")
+        self.budget.setToolTip("Give up after expanding this many positions")
+        self.progress = QProgressBar(self)
+        self.progress.setObjectName("solverProgressBar")
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(6)
+        self.progress_label = _label("solverProgress")
+        self.headline = _label("solverResult")
+        headline_font = QFont(self.headline.font())
+        headline_font.setBold(True)
+        self.headline.setFont(headline_font)
+        self.details = _label("solverDetails")
+        self.moves_label = _label("solverMoves")
+        self.moves_label.setFont(QFont("monospace"))
+        self.stale_label = _label("solverStale")
+        self.stale_label.setText(
+            "Stale: the level changed since this solve. Solve again to update."
+        )
+        self.stale_label.setStyleSheet("color: #b76e00;")
+        self.play_button = QPushButton("Play on board", self)
+        self.play_button.setObjectName("solverPlayButton")
+        self.play_button.setToolTip("Step through this solution on the board")
+        self.play_button.clicked.connect(self.play_solution)
+        self.use_button = QPushButton("Use as intended", self)
+        self.use_button.setObjectName("solverUseButton")
+        self.use_button.setToolTip(
+            "Store this solution as the level's intended solution (undoable)"
+        )
+        self.use_button.clicked.connect(self.use_as_intended)
+        self.check_view = LevelCheckView(self.look.theme, self)
+        self.check_view.play_shortcut.connect(lambda moves: self._play(moves, "Shortcut"))
+        self.curve_box = PackCurveBox(self.verifier, self.look.theme, self)
+        self.curve_box.curve.level_clicked.connect(self._on_curve_level_clicked)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.solve_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addStretch(1)
+        options = QFormLayout()
+        options.setContentsMargins(0, 0, 0, 0)
+        options.addRow("Search", self.strategy)
+        options.addRow("Budget", self.budget)
+        actions = QHBoxLayout()
+        actions.addWidget(self.play_button)
+        actions.addWidget(self.use_button)
+        actions.addStretch(1)
+        body = QWidget()
+        column = QVBoxLayout(body)
+        column.setContentsMargins(6, 6, 6, 6)
+        column.setSpacing(4)
+        column.addLayout(buttons)
+        column.addLayout(options)
+        column.addWidget(self.headline)
+        column.addWidget(self.progress)
+        column.addWidget(self.progress_label)
+        column.addWidget(self.details)
+        column.addWidget(self.moves_label)
+        column.addWidget(self.stale_label)
+        column.addLayout(actions)
+        column.addWidget(self.check_view)
+        column.addWidget(self.curve_box, 1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    # ------------------------------------------------------------- showing
+    def _outcome(self) -> SolveOutcome | None:
+        level = self.session.level
+        return None if level is None else self._outcomes.get(level)
+
+    def _refresh(self) -> None:
+        outcome = self._outcome()
+        running = outcome is not None and outcome.status == "running"
+        self.solve_button.setEnabled(self.session.level is not None)
+        self.cancel_button.setEnabled(running)
+        self.progress.setVisible(running)
+        self.stale_label.setVisible(outcome is not None and outcome.stale)
+        solved = outcome is not None and outcome.status == "solved" and outcome.result is not None
+        fresh = solved and outcome is not None and not outcome.stale
+        self.play_button.setEnabled(bool(fresh))
+        self.use_button.setEnabled(bool(fresh) and self._get_moves() != "")
+        headline, details, moves, progress = describe(outcome)
+        self.headline.setText(headline)
+        self.details.setText(details)
+        self.moves_label.setText(moves)
+        self.moves_label.setVisible(bool(moves))
+        self.progress_label.setText(progress)
+        self.progress_label.setVisible(bool(progress))
+        self.details.setVisible(bool(details))
+        if running and outcome is not None:
+            self.progress.setRange(0, outcome.budget)
+            self.progress.setValue(outcome.progress.states if outcome.progress else 0)
+        self.status_changed.emit()
+        self.moves_changed.emit()
+
+    def _refresh_check(self) -> None:
+        level = self.session.level
+        status = self.verifier.status(level) if level is not None else None
+        self.check_view.show_status(level, status)
+
+    def _refresh_curve(self) -> None:
+        self.curve_box.refresh(self.session.level)
+
+    # --------------------------------------------------------------- slots
+    def _on_session_level_changed(self, level: LevelDocument | None) -> None:
+        self._level_links.follow(
+            []
+            if level is None
+            else [
+                (level.cells_changed, lambda _cells: self._stale_timer.start()),
+                (level.properties_changed, self._stale_timer.start),
+                (level.authored_changed, lambda _key: self._stale_timer.start()),
+            ]
+        )
+        self._recheck_stale()
+        self._refresh_check()
+        self._curve_timer.start()
+
+    def _on_session_pack_changed(self, _pack: object) -> None:
+        self.runner.cancel(quiet=True)
+        self._running = None
+        self._outcomes.clear()
+        self._refresh()
+
+    def _on_verifier_status_changed(self, level: LevelDocument) -> None:
+        if level is self.session.level:
+            self._refresh_check()
+        self._curve_timer.start()
+
+    def _on_look_changed(self) -> None:
+        self.check_view.set_theme(self.look.theme)
+        self.curve_box.curve.set_theme(self.look.theme)
+        self._refresh_check()
+
+    def _on_curve_level_clicked(self, index: int) -> None:
+        pack = self.session.pack
+        if pack is not None and 0 <= index < len(pack.levels):
+            self.session.set_level(pack.levels[index])
+
+    def _recheck_stale(self) -> None:
+        level, outcome = self.session.level, self._outcome()
+        if level is not None and outcome is not None:
+            outcome.stale = solve_content(level) != outcome.content
+        self._refresh()
+
+    def _on_runner_progressed(self, progress: engine.SolveProgress) -> None:
+        outcome = self._outcomes.get(self._running) if self._running is not None else None
+        if outcome is None:
+            return
+        outcome.progress = progress
+        if self._running is self.session.level:
+            self._refresh()
+
+    def _on_runner_finished(self, result: engine.SolveResult) -> None:
+        outcome = self._outcomes.get(self._running) if self._running is not None else None
+        if outcome is not None:
+            outcome.result = result
+        self._end_running(str(result.status))
+
+    def _on_runner_failed(self, message: str) -> None:
+        outcome = self._outcomes.get(self._running) if self._running is not None else None
+        if outcome is not None:
+            outcome.error = message.strip().splitlines()[-1] if message.strip() else "failed"
+        self._end_running("failed")
+
+    def _end_running(self, status: str) -> None:
+        outcome = self._outcomes.get(self._running) if self._running is not None else None
+        if outcome is not None:
+            outcome.status = status
+        self._running = None
+        self._recheck_stale()
+
+
+def _label(name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setAccessibleName(name)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def _coalescing(parent: QWidget, slot: Any, interval: int = 0) -> QTimer:
+    """A single-shot timer: many ``start()`` calls in one burst run ``slot`` once."""
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(interval)
+    timer.timeout.connect(slot)
+    return timer

@@ -1,0 +1,329 @@
+"""``PackVerifier``: every level's verdict, kept current in the background on all cores.
+
+It follows the session's pack. Each level's content is keyed with
+``engine.verdict_key``; a key found in the :class:`VerdictCache` is answered at
+once, any other is sent to a :class:`SolverPool` as a ``verify`` job (the same
+``engine.verify_level`` that ``rulegrid verify`` runs). An edit makes the level's
+verdict *stale* at once; after a pause (:data:`EDIT_DELAY_MS`) its key is taken
+again and, unless an undo brought back known content, it is checked again. The
+current level's job goes first and may use one spare worker, so the level being
+edited is answered quickly even while long searches run.
+
+Work on the UI thread is sliced: keys are computed a few levels at a time, never
+more than :data:`SLICE_MS` per event-loop turn, so a large pack never blocks
+painting. ``LevelStatus`` is what the level list and the solver panel show.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+import engine
+from editor.connections import Connections
+from editor.documents.level import LevelDocument
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
+from editor.tasks.solve import SolverPool
+from editor.tasks.solve_cache import VerdictCache
+
+OPEN_DELAY_MS = 800  # after a pack opens: let the window paint before workers start
+EDIT_DELAY_MS = 400  # after the last edit of a level
+SLICE_MS = 6.0
+
+
+@dataclass(frozen=True, slots=True)
+class LevelStatus:
+    """What is known about one level now.
+
+    ``state`` is ``"done"`` (``verdict`` is about the level as it is), ``"stale"``
+    (``verdict`` is about an earlier version: a check is coming), ``"checking"``
+    (no verdict yet) or ``"failed"`` (the check itself failed: ``error``).
+    ``check`` is the intended solution's replay for the current content, known
+    before the search ends.
+    """
+
+    state: str
+    verdict: engine.LevelVerdict | None = None
+    check: engine.SolutionCheck | None = None
+    error: str = ""
+
+    @property
+    def kind(self) -> str:
+        """The one word the list shows: a verdict status, ``stale``, ``checking`` or ``error``."""
+        if self.state == "failed":
+            return "error"
+        if self.check is not None and not self.check.wins and self.state != "done":
+            return "broken"  # the replay already says so; the search is still running
+        if self.state == "done" and self.verdict is not None:
+            return str(self.verdict.status)
+        return "stale" if self.state == "stale" else "checking"
+
+    def short_text(self) -> str:
+        """A few characters for the level list: "✓ 8" (proved shortest), "✓ ≤12", "✗ move 7"."""
+        kind = self.kind
+        verdict = self.verdict if self.state == "done" else None
+        if kind == "broken":
+            check = self.check or (verdict.intended if verdict is not None else None)
+            if check is not None and check.failed_at is not None:
+                return f"✗ move {check.failed_at}"
+            return "✗ not won"
+        if verdict is None:
+            return {"checking": "checking…"}.get(kind, kind)
+        if kind == "solved" and verdict.difficulty is not None:
+            d = verdict.difficulty
+            return f"✓ {d.length}" if d.shortest else f"✓ ≤{d.length}"
+        if kind == "shortcut" and verdict.shortcut is not None and verdict.intended is not None:
+            return f"{len(verdict.shortcut)} < {verdict.intended.played}"
+        return kind
+
+    def long_text(self) -> str:
+        """One sentence for tooltips and the solver panel."""
+        if self.state == "failed":
+            return f"the check failed: {self.error}"
+        if self.kind == "broken" and self.check is not None and self.state != "done":
+            return f"intended solution broken: {self.check.message}"
+        if self.verdict is None:
+            return "checking…"
+        if self.state == "stale":
+            return f"stale (the level changed; checking again): {self.verdict.message}"
+        return self.verdict.message
+
+
+class PackVerifier(QObject):
+    """Verdicts for every level of the session's pack; ``status_changed(level)`` on news."""
+
+    status_changed = Signal(object)  # LevelDocument
+    order_changed = Signal()  # levels added, removed or moved
+
+    def __init__(
+        self,
+        session: Session,
+        cache: VerdictCache,
+        *,
+        settings: engine.VerifySettings | None = None,
+        jobs: int | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.cache = cache
+        self.settings = settings if settings is not None else engine.VerifySettings()
+        self.pool = SolverPool(jobs if jobs is not None else _cores(), self, spare=1)
+        self._pack: PackDocument | None = None
+        self._entries: dict[LevelDocument, _Entry] = {}
+        self._dirty: dict[LevelDocument, None] = {}  # ordered set: levels to key again
+        self._pack_links = Connections()
+        self._submitting = False  # jobs wait until the pack has been open a moment
+        self._delay = QTimer(self)
+        self._delay.setSingleShot(True)
+        self._delay.timeout.connect(self._start_jobs)
+        self._slice = QTimer(self)
+        self._slice.setSingleShot(True)
+        self._slice.setInterval(0)
+        self._slice.timeout.connect(self._pump)
+        self.cache_hits = 0  # levels answered from the cache (tests count them)
+        self.jobs_submitted = 0  # levels sent to a worker
+        session.pack_changed.connect(self._on_session_pack_changed)
+        if session.pack is not None:
+            self._on_session_pack_changed(session.pack)
+
+    # ------------------------------------------------------------ reading
+    def status(self, level: LevelDocument) -> LevelStatus | None:
+        entry = self._entries.get(level)
+        return None if entry is None else entry.status()
+
+    def statuses(self) -> list[tuple[LevelDocument, LevelStatus]]:
+        """Every level of the pack in play order, with its status."""
+        if self._pack is None:
+            return []
+        return [(lv, e.status()) for lv in self._pack.levels if (e := self._entries.get(lv))]
+
+    def busy(self) -> bool:
+        return bool(self._dirty) or any(e.job is not None for e in self._entries.values())
+
+    def shutdown(self) -> None:
+        self._delay.stop()
+        self._slice.stop()
+        self._pack_links.clear()
+        self.pool.shutdown()
+        self.cache.close()
+
+    # -------------------------------------------------------------- slots
+    def _on_session_pack_changed(self, pack: PackDocument) -> None:
+        self.pool.cancel_all()
+        self._pack = pack
+        self._entries = {level: _Entry() for level in pack.levels}
+        self._dirty = dict.fromkeys(pack.levels)
+        self._pack_links.follow(
+            [
+                (pack.level_edited, self._on_pack_level_edited),
+                (pack.level_inserted, self._on_pack_levels_changed),
+                (pack.level_removed, self._on_pack_levels_changed),
+                (pack.level_moved, lambda _s, _t: self.order_changed.emit()),
+            ]
+        )
+        self._submitting = False
+        self._slice.start()  # the cache answers in the next turns of the event loop
+        self._delay.start(OPEN_DELAY_MS)
+        self.order_changed.emit()
+
+    def _on_pack_level_edited(self, level: LevelDocument) -> None:
+        entry = self._entries.get(level)
+        if entry is None:
+            return
+        entry.dirty = True
+        self._dirty[level] = None
+        self.status_changed.emit(level)
+        self._delay.start(EDIT_DELAY_MS)
+
+    def _on_pack_levels_changed(self, _index: int) -> None:
+        assert self._pack is not None
+        levels = self._pack.levels
+        for level in [lv for lv in self._entries if lv not in levels]:
+            entry = self._entries.pop(level)
+            self._dirty.pop(level, None)
+            if entry.job is not None:
+                self.pool.cancel(entry.job)
+        for level in levels:
+            if level not in self._entries:
+                self._entries[level] = _Entry()
+                self._dirty[level] = None
+                self._delay.start(EDIT_DELAY_MS)
+                self.status_changed.emit(level)
+        self.order_changed.emit()
+
+    # ------------------------------------------------------------ the work
+    def _start_jobs(self) -> None:
+        self._submitting = True
+        self._pump()
+
+    def _pump(self) -> None:
+        """Key the changed levels and answer each from the cache or with a job, in slices.
+
+        Before jobs may start (just after opening) only the cache answers; the
+        other levels stay "checking" until the delay ends.
+        """
+        began = time.perf_counter()
+        current = self.session.level
+        order = sorted(self._dirty, key=lambda lv: lv is not current)  # the current level first
+        for level in order:
+            if (time.perf_counter() - began) * 1000 > SLICE_MS:
+                self._slice.start()
+                return
+            entry = self._entries.get(level)
+            if entry is None:
+                del self._dirty[level]
+                continue
+            data = None
+            if entry.dirty or entry.key is None:
+                data = level.to_data()
+                entry.key, entry.dirty = engine.verdict_key(data, self.settings), False
+            if self._settle(level, entry, entry.key, data, urgent=level is current):
+                del self._dirty[level]
+
+    def _settle(
+        self,
+        level: LevelDocument,
+        entry: _Entry,
+        key: str,
+        data: dict[str, Any] | None,
+        *,
+        urgent: bool,
+    ) -> bool:
+        """Answer ``level`` for ``key``; false when it needs a job and jobs may not start yet."""
+        if entry.verdict_key == key:  # an undo brought back content already checked
+            self._cancel_job(entry)
+            self.status_changed.emit(level)
+            return True
+        cached = self.cache.get(key)
+        if cached is not None:
+            self.cache_hits += 1
+            self._cancel_job(entry)
+            entry.verdict, entry.verdict_key = cached, key
+            self.status_changed.emit(level)
+            return True
+        if entry.job is not None and entry.job_key == key:
+            return True  # already being checked
+        if not self._submitting:
+            return False
+        self._cancel_job(entry)
+        entry.check, entry.error = None, ""
+        entry.job_key = key
+        entry.job = self.pool.submit(
+            "verify",
+            (data if data is not None else level.to_data(), self.settings),
+            on_done=lambda verdict: self._on_job_done(level, key, verdict),
+            on_failed=lambda message: self._on_job_failed(level, key, message),
+            on_check=lambda check: self._on_job_check(level, key, check),
+            urgent=urgent,
+        )
+        self.jobs_submitted += 1
+        self.status_changed.emit(level)
+        return True
+
+    def _cancel_job(self, entry: _Entry) -> None:
+        if entry.job is not None:
+            self.pool.cancel(entry.job)
+        entry.job, entry.job_key = None, None
+
+    def _on_job_check(self, level: LevelDocument, key: str, check: engine.SolutionCheck) -> None:
+        entry = self._entries.get(level)
+        if entry is not None and entry.key == key:
+            entry.check = check
+            self.status_changed.emit(level)
+
+    def _on_job_done(self, level: LevelDocument, key: str, verdict: engine.LevelVerdict) -> None:
+        if verdict.solve is None or verdict.solve.stopped_by != "timeout":
+            self.cache.put(key, verdict)  # a timeout depends on the machine: never kept
+        entry = self._entries.get(level)
+        if entry is None or entry.job_key != key:
+            return
+        entry.job, entry.job_key = None, None
+        if entry.key == key:
+            entry.verdict, entry.verdict_key = verdict, key
+            self.status_changed.emit(level)
+
+    def _on_job_failed(self, level: LevelDocument, key: str, message: str) -> None:
+        entry = self._entries.get(level)
+        if entry is None or entry.job_key != key:
+            return
+        entry.job, entry.job_key = None, None
+        entry.error = message.strip().splitlines()[-1] if message.strip() else "unknown error"
+        self.status_changed.emit(level)
+
+
+class _Entry:
+    """What the verifier knows about one level (mutable, private)."""
+
+    __slots__ = ("check", "dirty", "error", "job", "job_key", "key", "verdict", "verdict_key")
+
+    def __init__(self) -> None:
+        self.key: str | None = None  # the key of the level's content, once taken
+        self.dirty = True  # edited since ``key`` was taken
+        self.verdict: engine.LevelVerdict | None = None
+        self.verdict_key: str | None = None  # the content ``verdict`` is about
+        self.check: engine.SolutionCheck | None = None  # early replay for ``key``
+        self.job: int | None = None
+        self.job_key: str | None = None
+        self.error = ""
+
+    def status(self) -> LevelStatus:
+        current = not self.dirty and self.key is not None and self.verdict_key == self.key
+        if current:
+            return LevelStatus("done", self.verdict)
+        if self.error and not self.dirty and self.job is None:
+            return LevelStatus("failed", self.verdict, error=self.error)
+        check = self.check if not self.dirty else None
+        return LevelStatus("stale" if self.verdict is not None else "checking", self.verdict, check)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1

@@ -1,0 +1,346 @@
+"""The solver panel, the level list's verified statuses and the verdict cache, driven
+through the real window: actions, buttons, the brush, undo.
+
+Solves run in real worker processes, so tests wait for answers with
+``qtbot.waitUntil``; no test asserts a duration.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from editor.documents.values import OBJECT, Pos, Stamp
+from editor.main_window import MainWindow
+from editor.tasks.solve import kept_worker_pids
+from editor.tasks.solve_pack import LevelStatus
+from editor.views.level_list import STATUS_ROLE
+from tests.editor.window_driver import click, trigger, use
+from tests.support import ROOT, grid_level, pack_document
+
+WAIT = 60_000  # ms: generous, the machine may be busy; no test measures time
+WALK = grid_level(["baba . . flag", "BABA IS YOU .", "FLAG IS WIN ."], "walk")
+# A wall forces a detour: the intended "DRRRU" is the shortest until the wall goes.
+DETOUR = grid_level(
+    ["baba wall . flag", ". . . .", "BABA IS YOU .", "FLAG IS WIN .", "WALL IS STOP ."],
+    "detour",
+    solution="DRRRU",
+)
+# A straight walk to the flag; a rock painted on the way blocks the third move.
+CORRIDOR = grid_level(
+    ["BABA IS YOU . . .", "baba . . . . flag", "ROCK IS STOP . . .", "FLAG IS WIN . . ."],
+    "corridor",
+    solution="RRRRR",
+)
+# Ten pushable rocks and no WIN: breadth-first search runs for a long time.
+ROOM = grid_level(
+    [
+        "BABA IS YOU . . . . .",
+        *[". rock . . rock . . ."] * 5,
+        "baba . . . . . . .",
+        "ROCK IS PUSH . . . . .",
+    ],
+    "room",
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_busy_workers() -> Iterator[None]:
+    """Every worker process a test started is gone, or idle and kept for the next window."""
+    before = {p.pid for p in multiprocessing.active_children()}
+    yield
+    leaked = {p.pid for p in multiprocessing.active_children()} - before - set(kept_worker_pids())
+    assert not leaked, f"solver processes still running: {leaked}"
+
+
+def write_pack(tmp_path: Path, *levels: dict[str, Any], name: str = "solver") -> Path:
+    path = tmp_path / f"{name}.json"
+    nouns = ["BABA", "FLAG", "ROCK", "WALL"]  # every noun the tests paint
+    document = pack_document(*levels, pack_id=name, nouns=nouns)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def status_of(window: MainWindow, row: int) -> LevelStatus | None:
+    model = window.level_list.model
+    status = model.data(model.index(row), STATUS_ROLE)
+    assert status is None or isinstance(status, LevelStatus)
+    return status
+
+
+def kinds(window: MainWindow) -> list[str]:
+    return [getattr(status_of(window, r), "kind", "none") for r in range(len(window.pack.levels))]
+
+
+def wait_for_kinds(qtbot: Any, window: MainWindow, expected: list[str]) -> None:
+    qtbot.waitUntil(lambda: kinds(window) == expected, timeout=WAIT)
+
+
+def solve_current(qtbot: Any, window: MainWindow) -> None:
+    trigger(window, "actionSolve")
+    panel = window.solver_panel
+    qtbot.waitUntil(lambda: panel.property("status") != "running", timeout=WAIT)
+
+
+# ----------------------------------------------------------------- solving
+def test_solve_shows_live_progress_and_cancel_stops_the_worker(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, ROOM, WALK))
+    panel = window.solver_panel
+    assert panel.property("status") == "idle"
+    assert panel.objectName() == panel.accessibleName() == "solverPanel"
+    trigger(window, "actionSolve")
+    assert panel.property("status") == "running"
+    assert panel.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: panel.last_progress is not None, timeout=WAIT)
+    qtbot.waitUntil(lambda: panel.last_progress.states > 1_000, timeout=WAIT)
+    report = panel.last_progress
+    rate = report.states / report.seconds
+    assert panel.progress_label.text() == (
+        f"{report.states:,} states · depth {report.depth} · {report.frontier:,} queued"
+        f" · {rate:,.0f} states/s"
+    )
+    assert panel.progress.maximum() == 1_000_000
+    assert panel.progress.value() == report.states
+    QTest.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    assert panel.property("status") == "cancelled"
+    assert panel.headline.text() == "Cancelled"
+    assert panel.details.text().startswith("after ")
+    pool = panel.runner.pool
+    qtbot.waitUntil(pool.idle, timeout=WAIT)  # the worker stopped and said so
+    assert pool.running() == 0
+    # The next solve, of another level, is answered by the same worker.
+    window.session.set_level(window.pack.levels[1])
+    assert panel.property("status") == "idle"
+    solve_current(qtbot, window)
+    assert panel.property("status") == "solved"
+    assert panel.property("moves") == "RRR"
+    assert panel.headline.text() == "Solved in 3 moves (shortest)"
+    assert panel.details.text().endswith("· breadth-first")
+    assert panel.moves_label.text() == "RRR"
+    # Each level keeps its own last solve.
+    window.session.set_level(window.pack.levels[0])
+    assert panel.property("status") == "cancelled"
+
+
+def test_fast_strategy_and_budget_are_used(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, ROOM))
+    panel = window.solver_panel
+    panel.strategy.setCurrentIndex(panel.strategy.findData("best-first"))
+    panel.budget.setValue(2_000)
+    solve_current(qtbot, window)
+    assert panel.property("status") == "limit"
+    assert panel.result is not None
+    assert (panel.result.strategy, panel.result.states) == ("best-first", 2_000)
+    assert panel.headline.text() == "No solution within 2,000 states"
+    assert panel.property("moves") == ""
+
+
+def test_a_result_goes_stale_after_an_edit_and_fresh_again_on_undo(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, WALK))
+    panel = window.solver_panel
+    solve_current(qtbot, window)
+    assert panel.property("stale") is False
+    assert panel.stale_label.isHidden()
+    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+    click(window, Pos(1, 2))
+    qtbot.waitUntil(lambda: panel.property("stale") is True, timeout=WAIT)
+    assert not panel.stale_label.isHidden()
+    assert panel.stale_label.text().startswith("Stale: the level changed since this solve")
+    assert not panel.use_button.isEnabled()
+    assert not panel.play_button.isEnabled()
+    assert panel.property("status") == "solved"  # still the old answer, marked stale
+    trigger(window, "actionUndo")
+    qtbot.waitUntil(lambda: panel.property("stale") is False, timeout=WAIT)
+    assert panel.use_button.isEnabled()
+
+
+# ----------------------------------------------------------------- playback
+def test_playback_in_the_play_view_steps_scrubs_and_plays_to_the_won_state(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, settings: Any
+) -> None:
+    settings.reduced_motion = True
+    window = make_window(write_pack(tmp_path, WALK))
+    panel = window.solver_panel
+    solve_current(qtbot, window)
+    QTest.mouseClick(panel.play_button, Qt.MouseButton.LeftButton)
+    view = window.play_view
+    assert view.playing
+    playback = view.playback
+    assert playback is not None
+    assert (playback.moves, playback.title, playback.position) == ("RRR", "Solver solution", 0)
+    bar = view.playback_bar
+    bar.buttons["forward"].click()
+    assert (playback.position, view.property("moves"), view.property("won")) == (1, 1, False)
+    bar.slider.setValue(3)  # scrub to the end
+    assert (playback.position, view.property("won")) == (3, True)
+    bar.buttons["start"].click()
+    assert (view.property("moves"), view.property("won")) == (0, False)
+    bar.buttons["play"].click()
+    qtbot.waitUntil(lambda: view.property("won") is True, timeout=WAIT)
+    assert playback.position == 3
+    QTest.keyClick(view, Qt.Key.Key_Escape)  # back to editing, the level untouched
+    assert not view.playing
+    assert window.level is not None
+    assert window.level.authored("solution") is None
+
+
+def test_a_stale_solution_is_not_played(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, WALK))
+    panel = window.solver_panel
+    solve_current(qtbot, window)
+    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+    click(window, Pos(1, 2))
+    qtbot.waitUntil(lambda: panel.property("stale") is True, timeout=WAIT)
+    panel.play_solution()  # the button is off; the call does nothing either
+    assert not window.play_view.playing
+
+
+def test_use_as_intended_solution_is_one_undoable_edit(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, WALK))
+    level = window.level
+    assert level is not None
+    assert level.authored("solution") is None
+    solve_current(qtbot, window)
+    panel = window.solver_panel
+    QTest.mouseClick(panel.use_button, Qt.MouseButton.LeftButton)
+    assert level.authored("solution") == "RRR"
+    assert window.pack.undo_stack.undoText() == "Use Solver Solution as Intended"
+    assert panel.property("stale") is False  # the intended solution does not change a solve
+    trigger(window, "actionUndo")
+    assert level.authored("solution") is None
+    trigger(window, "actionRedo")
+    assert level.authored("solution") == "RRR"
+
+
+# --------------------------------------------------- verified statuses
+def test_the_level_list_shows_each_levels_verified_status(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    stuck = grid_level(["baba . . . . flag", "BABA IS YOU . . ."], "stuck")
+    window = make_window(write_pack(tmp_path, WALK, DETOUR, stuck))
+    wait_for_kinds(qtbot, window, ["solved", "solved", "unsolvable"])
+    walk, detour, unsolvable = (status_of(window, r) for r in range(3))
+    assert walk is not None
+    assert walk.short_text() == "✓ 3"
+    assert detour is not None
+    assert detour.short_text() == "✓ 5"
+    assert detour.long_text() == "solved in 5 moves (shortest)"
+    assert unsolvable is not None
+    assert unsolvable.short_text() == "unsolvable"
+    model = window.level_list.model
+    tip = model.data(model.index(2), Qt.ItemDataRole.ToolTipRole)
+    assert tip.endswith("\nunsolvable: every reachable position was searched (9)")
+    # An edit makes the verdict stale at once; the check then runs again.
+    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+    click(window, Pos(3, 1))
+    assert kinds(window)[0] == "stale"
+    wait_for_kinds(qtbot, window, ["solved", "solved", "unsolvable"])
+
+
+def test_breaking_the_intended_solution_shows_its_first_failing_move(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, CORRIDOR))
+    wait_for_kinds(qtbot, window, ["solved"])
+    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+    click(window, Pos(3, 1))  # on the third step of the walk: ROCK IS STOP
+    wait_for_kinds(qtbot, window, ["broken"])
+    status = status_of(window, 0)
+    assert status is not None
+    assert status.short_text() == "✗ move 3"
+    assert status.long_text() == "intended solution broken: move 3 (R) is blocked"
+    check_view = window.solver_panel.check_view
+    qtbot.waitUntil(
+        lambda: check_view.intended.text() == "Intended solution broken: move 3 (R) is blocked",
+        timeout=WAIT,
+    )
+    qtbot.waitUntil(lambda: status_of(window, 0).state == "done", timeout=WAIT)
+    verdict = status_of(window, 0).verdict
+    assert verdict is not None
+    assert verdict.intended is not None
+    assert (verdict.intended.failed_at, verdict.intended.reason) == (3, "blocked")
+
+
+def test_a_planted_shortcut_is_flagged_and_can_be_played(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, DETOUR))
+    wait_for_kinds(qtbot, window, ["solved"])
+    use(window, "actionToolEraser")
+    click(window, Pos(1, 0))  # the wall that forced the detour
+    wait_for_kinds(qtbot, window, ["shortcut"])
+    status = status_of(window, 0)
+    assert status is not None
+    assert status.short_text() == "3 < 5"
+    assert status.long_text() == "shortcut: 3 moves vs. intended 5"
+    check_view = window.solver_panel.check_view
+    qtbot.waitUntil(lambda: check_view.play_button.isVisible(), timeout=WAIT)
+    assert check_view.shortcut.text() == "Shortcut: 3 moves vs. intended 5 — RRR"
+    QTest.mouseClick(check_view.play_button, Qt.MouseButton.LeftButton)
+    playback = window.play_view.playback
+    assert playback is not None
+    assert (playback.moves, playback.title) == ("RRR", "Shortcut")
+    playback.seek(3)
+    assert window.play_view.property("won") is True
+
+
+def test_reopening_a_pack_answers_from_the_cache_and_solves_nothing(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    path = write_pack(tmp_path, WALK, DETOUR, CORRIDOR)
+    first = make_window(path)
+    wait_for_kinds(qtbot, first, ["solved"] * 3)
+    assert first.verifier.jobs_submitted == 3
+    assert first.verifier.cache_hits == 0
+    first.close()
+    second = make_window(path)
+    wait_for_kinds(qtbot, second, ["solved"] * 3)
+    assert second.verifier.cache_hits == 3
+    assert second.verifier.jobs_submitted == 0
+    assert second.verifier.pool.jobs_started == 0
+    qtbot.wait(1_500)  # past the delay after opening: still nothing to solve
+    assert second.verifier.pool.jobs_started == 0
+
+
+def test_the_pack_curve_follows_the_verdicts_and_opens_a_level(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    window = make_window(write_pack(tmp_path, WALK, DETOUR, CORRIDOR))
+    wait_for_kinds(qtbot, window, ["solved"] * 3)
+    curve = window.solver_panel.curve_box.curve
+    qtbot.waitUntil(lambda: [p.length for p in curve.points] == [3, 5, 5], timeout=WAIT)
+    assert [p.current for p in curve.points] == [True, False, False]
+    assert [p.rule_changes for p in curve.points] == [0, 0, 0]
+    bar = curve._bar(2).center().toPoint()
+    QTest.mouseClick(curve, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, bar)
+    assert window.level is window.pack.levels[2]
+    difficulty = window.solver_panel.check_view.difficulty.text()
+    assert difficulty.startswith("Difficulty: 5 moves, shortest · ")
+    assert difficulty.endswith(" states · 0 rule changes")
+
+
+def test_the_worker_module_does_not_load_qt() -> None:
+    code = "import sys, editor.tasks.solve_worker; print('PySide6' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,171 @@
+"""The solver's background machinery on its own: the worker pool and the verdict cache."""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from editor.tasks import solve as solve_tasks
+from editor.tasks import solve_cache
+from editor.tasks.solve import SolverPool
+from editor.tasks.solve_cache import VerdictCache
+from tests.editor.test_solver_panel import ROOM, WALK
+
+WAIT = 60_000
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.done: list[Any] = []
+        self.failed: list[str] = []
+        self.progress: list[Any] = []
+
+    def submit(self, pool: SolverPool, level: dict[str, Any], **options: Any) -> int:
+        return pool.submit(
+            "solve",
+            (level, "bfs", 1_000_000),
+            on_done=self.done.append,
+            on_failed=self.failed.append,
+            on_progress=self.progress.append,
+            **options,
+        )
+
+
+def alive() -> set[int | None]:
+    return {p.pid for p in multiprocessing.active_children()}
+
+
+@pytest.fixture
+def pool(qapp: Any) -> Any:
+    pool = SolverPool(1)
+    yield pool
+    pool.shutdown()
+
+
+def test_a_queued_job_can_be_dropped_before_it_starts(qtbot: Any, pool: SolverPool) -> None:
+    first, second = Recorder(), Recorder()
+    running = first.submit(pool, ROOM)
+    queued = second.submit(pool, WALK)
+    pool.cancel(queued)
+    qtbot.waitUntil(lambda: bool(first.progress), timeout=WAIT)
+    pool.cancel(running)
+    qtbot.waitUntil(pool.idle, timeout=WAIT)
+    assert (first.done, first.failed, second.done, second.failed) == ([], [], [], [])
+    assert pool.jobs_started == 1
+
+
+def test_an_urgent_job_uses_the_spare_worker(qtbot: Any, qapp: Any) -> None:
+    pool = SolverPool(1, spare=1)
+    try:
+        slow, quick = Recorder(), Recorder()
+        long_job = slow.submit(pool, ROOM)
+        quick.submit(pool, WALK, urgent=True)
+        qtbot.waitUntil(lambda: bool(quick.done), timeout=WAIT)
+        assert quick.done[0].moves == "RRR"
+        assert slow.done == []  # still searching on the other worker
+        pool.cancel(long_job)
+        qtbot.waitUntil(pool.idle, timeout=WAIT)
+    finally:
+        pool.shutdown()
+
+
+@posix_only
+def test_a_worker_that_dies_fails_its_job_and_is_replaced(qtbot: Any, pool: SolverPool) -> None:
+    dying = Recorder()
+    dying.submit(pool, ROOM)
+    qtbot.waitUntil(lambda: bool(dying.progress), timeout=WAIT)
+    (pid,) = pool.worker_pids()
+    os.kill(pid, signal.SIGKILL)
+    qtbot.waitUntil(lambda: bool(dying.failed), timeout=WAIT)
+    assert dying.failed[0].startswith("the solver process stopped unexpectedly")
+    after = Recorder()
+    after.submit(pool, WALK)
+    qtbot.waitUntil(lambda: bool(after.done), timeout=WAIT)
+    assert after.done[0].status == "solved"
+    assert pid not in alive()
+
+
+@posix_only
+def test_a_worker_deaf_to_cancel_is_terminated(
+    qtbot: Any, pool: SolverPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solve_tasks, "KILL_AFTER", 0.2)
+    frozen = Recorder()
+    job = frozen.submit(pool, ROOM)
+    qtbot.waitUntil(lambda: bool(frozen.progress), timeout=WAIT)
+    (pid,) = pool.worker_pids()
+    os.kill(pid, signal.SIGSTOP)  # it can no longer read the cancel
+    pool.cancel(job)
+    qtbot.waitUntil(pool.idle, timeout=WAIT)
+    assert pid not in alive()
+    assert (frozen.done, frozen.failed) == ([], [])
+
+
+# ------------------------------------------------------------------- the cache
+def verdict() -> engine.LevelVerdict:
+    return engine.verify_level(WALK)
+
+
+def test_the_cache_keeps_verdicts_across_instances(tmp_path: Path) -> None:
+    first = VerdictCache(tmp_path)
+    first.put("k1", verdict())
+    first.close()
+    again = VerdictCache(tmp_path)
+    got = again.get("k1")
+    assert got is not None
+    assert got.to_dict() == verdict().to_dict() | {"solver": got.to_dict()["solver"]}
+    assert got.solve is not None
+    assert got.solve.moves == "RRR"
+    assert again.get("missing") is None
+    assert len(again) == 1
+
+
+def test_a_cache_folder_that_cannot_be_made_turns_the_cache_off(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    cache = VerdictCache(blocker / "cache")
+    assert not cache.enabled
+    assert cache.problem.startswith("the solver cache is off")
+    cache.put("k", verdict())  # quietly nothing
+    assert cache.get("k") is None
+
+
+def test_a_record_of_another_shape_is_a_miss(tmp_path: Path) -> None:
+    cache = VerdictCache(tmp_path)
+    cache.put("k", verdict())
+    assert cache._db is not None
+    cache._db.execute("UPDATE verdicts SET record = ?", ('{"status": "solved"}',))
+    assert cache.get("k") is None
+
+
+def test_the_cache_drops_its_oldest_entries_beyond_its_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solve_cache, "MAX_ENTRIES", 5)
+    monkeypatch.setattr(solve_cache, "PRUNE_EVERY", 2)
+    clock = itertools.count(1000)
+    monkeypatch.setattr(solve_cache.time, "time", lambda: float(next(clock)))
+    cache = VerdictCache(tmp_path)
+    record = verdict()
+    for n in range(9):
+        cache.put(f"k{n}", record)
+    assert len(cache) == 5  # the ninth put checked the size
+    assert [cache.get(f"k{n}") is not None for n in range(9)] == [False] * 4 + [True] * 5
+
+
+def test_the_cache_folder_follows_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RULEGRID_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert solve_cache.user_cache_folder() == tmp_path / "elsewhere"
+    monkeypatch.delenv("RULEGRID_CACHE_DIR")
+    assert "rulegrid" in solve_cache.user_cache_folder().parts
