@@ -144,6 +144,10 @@ class MainWindow(QMainWindow):
         self.validation_panel = ValidationPanel(self.session, self.canvas)
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
+        self.history.setAccessibleName("History")
+        self.history.setAccessibleDescription(
+            "Every edit of the pack, oldest first; select an entry to go back to it"
+        )
         self.history.setEmptyLabel("<opened>")
         self.analysis = AnalysisService(self.session, self)
         self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)

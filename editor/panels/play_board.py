@@ -66,6 +66,9 @@ class PlayBoard(QWidget):
         super().__init__(parent)
         self.setObjectName("playBoard")
         self.setAccessibleName("playBoard")
+        self.setAccessibleDescription(
+            "The game being played: arrows or WASD move, Z undoes, R resets"
+        )
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setMinimumSize(200, 160)

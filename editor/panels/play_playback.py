@@ -196,6 +196,7 @@ class PlaybackBar(QWidget):
             self.buttons[name] = button
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setObjectName("playbackSlider")
+        self.slider.setAccessibleDescription("Scrub through the solution being played back")
         self.slider.setAccessibleName("Playback position")
         self.slider.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         row.addWidget(self.slider, 1)

@@ -60,6 +60,8 @@ class BeatPanel(QFrame):
         self._layout.setSpacing(6)
         self._rules = QLabel(self)
         self._rules.setObjectName("playRules")
+        self._rules.setAccessibleName("Rules in play")
+        self._rules.setAccessibleDescription("The rules active now in the game being played")
         self._rules.setWordWrap(True)
         self._rules.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._layout.addWidget(self._rules)
@@ -152,6 +154,8 @@ class Banner(QFrame):
             button = QPushButton(self)
             button.setObjectName(name)
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            button.setAccessibleName("Banner action")
+            button.setAccessibleDescription("What the banner above the board offers")
             row.addWidget(button)
             self.buttons.append(button)
         self._kind = ""
@@ -235,6 +239,9 @@ class EventLog(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.tree = _LogTree(self)
         self.tree.setObjectName("eventLogTree")
+        self.tree.setAccessibleDescription(
+            "One entry per turn; select one to see the board after it, Rewind to Here undoes back"
+        )
         self.tree.setAccessibleName("Event log")
         self.tree.setHeaderHidden(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

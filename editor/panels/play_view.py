@@ -74,6 +74,7 @@ class PlayView(QWidget):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("playView")
+        self.setAccessibleDescription("Test-play of the current level; Escape returns to editing")
         self.setAccessibleName("playView")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._session = session

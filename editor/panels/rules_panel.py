@@ -83,6 +83,9 @@ class RulesPanel(QWidget):
         self.view = QListView(self)
         self.view.setObjectName("rulesList")
         self.view.setAccessibleName("Rules")
+        self.view.setAccessibleDescription(
+            "The rules at move 0; select one to light up its words, Up and Down walk them"
+        )
         self.view.setModel(self.model)
         self.view.setItemDelegate(RuleItemDelegate(renderer, self.view))
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)

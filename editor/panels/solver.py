@@ -184,6 +184,7 @@ class SolverPanel(QWidget):
         self.solve_button.clicked.connect(self.solve)
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.setObjectName("solverCancelButton")
+        self.cancel_button.setAccessibleDescription("Stop the solve that is running")
         self.cancel_button.clicked.connect(self.cancel)
         self.strategy = QComboBox(self)
         self.strategy.setObjectName("solverStrategy")
@@ -263,6 +264,8 @@ class SolverPanel(QWidget):
         column.addWidget(self.check_view)
         column.addWidget(self.curve_box, 1)
         scroll = QScrollArea(self)
+        scroll.setAccessibleName("Solver panel")
+        scroll.setAccessibleDescription("The solver's options, result, pack check and pack curve")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
@@ -378,10 +381,21 @@ class SolverPanel(QWidget):
         self._recheck_stale()
 
 
+_LABELS = {
+    "solverProgress": ("Solver progress", "States searched, depth and rate while a solve runs"),
+    "solverResult": ("Solver result", "The outcome of the last solve of this level"),
+    "solverDetails": ("Solver details", "Length, states searched and time of the last solve"),
+    "solverMoves": ("Solution moves", "The solution found, as U, D, L and R moves"),
+    "solverStale": ("Stale result", "Says when the level changed after the solve"),
+}
+
+
 def _label(name: str) -> QLabel:
     label = QLabel()
     label.setObjectName(name)
-    label.setAccessibleName(name)
+    title, description = _LABELS[name]
+    label.setAccessibleName(title)
+    label.setAccessibleDescription(description)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label

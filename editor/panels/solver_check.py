@@ -114,7 +114,8 @@ class PackCurveBox(QGroupBox):
         self._verifier = verifier
         self.measure = QComboBox(self)
         self.measure.setObjectName("solverCurveMeasure")
-        self.measure.setAccessibleName("solverCurveMeasure")
+        self.measure.setAccessibleName("Pack curve measure")
+        self.measure.setAccessibleDescription("What the pack curve shows for each level")
         for key, text in MEASURES.items():
             self.measure.addItem(text, key)
         self.curve = PackCurve(theme, self)
@@ -145,9 +146,19 @@ class PackCurveBox(QGroupBox):
         self.curve.set_points(points)
 
 
+_LABELS = {
+    "solverCheckIntended": ("Intended solution check", "Whether the stored solution still wins"),
+    "solverCheckShortcut": ("Pack check", "This level's verified status in the pack"),
+    "solverCheckDifficulty": ("Difficulty", "Solution length, states and rule changes"),
+}
+
+
 def _label(name: str, *, bold: bool = False) -> QLabel:
     label = QLabel()
     label.setObjectName(name)
+    if name in _LABELS:
+        label.setAccessibleName(_LABELS[name][0])
+        label.setAccessibleDescription(_LABELS[name][1])
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     if bold:

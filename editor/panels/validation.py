@@ -141,6 +141,8 @@ class ValidationPanel(QWidget):
         self.pages.addWidget(self.empty)
         self.status = QLabel(self)
         self.status.setObjectName("problemsStatus")
+        self.status.setAccessibleName("Problems summary")
+        self.status.setAccessibleDescription("How many errors and warnings the pack has now")
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status.setWordWrap(True)
 

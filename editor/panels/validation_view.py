@@ -146,6 +146,9 @@ def problem_list(parent: QWidget) -> QListView:
     """The panel's one item view: a list of uniform rows, one selected at a time."""
     view = QListView(parent)
     view.setObjectName("problemsList")
+    view.setAccessibleDescription(
+        "Every error and warning of the pack; Enter or a double-click jumps to the problem"
+    )
     view.setAccessibleName("Problems")
     view.setUniformItemSizes(True)
     view.setAlternatingRowColors(True)

@@ -73,6 +73,10 @@ class GridCanvas(QWidget):
         super().__init__(parent)
         self.setObjectName("levelCanvas")
         self.setAccessibleName("levelCanvas")
+        self.setAccessibleDescription(
+            "The level's board: paint with the current tool; Alt+0 and the arrow keys move a "
+            "cell cursor, Enter or Space applies the tool there"
+        )
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)

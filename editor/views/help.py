@@ -152,6 +152,7 @@ class HelpDialog(QDialog):
         self.browser = QTextBrowser(self)
         self.browser.setObjectName(f"{name}Text")
         self.browser.setAccessibleName(title)
+        self.browser.setAccessibleDescription(f"The {title.lower()} page of Rulegrid's help")
         self.browser.setOpenExternalLinks(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
@@ -176,6 +177,7 @@ class WelcomePanel(QWidget):
         self.browser = QTextBrowser(self)
         self.browser.setObjectName("welcomeText")
         self.browser.setAccessibleName("Welcome to Rulegrid")
+        self.browser.setAccessibleDescription("Getting started: the author's loop, step by step")
         self._renderer = renderer
         self.refresh()
         renderer.look.changed.connect(self.refresh)  # tiles in the pack's colours and theme

@@ -43,6 +43,8 @@ class StackInspector(QWidget):
         self.title.setWordWrap(True)
         self.list = QListWidget(self)
         self.list.setObjectName("stackInspectorList")
+        self.list.setAccessibleName("Stack of the inspected cell")
+        self.list.setAccessibleDescription("Its entities top first; raise, lower or remove one")
         self.list.setIconSize(QSize(28, 28))
         self.list.currentRowChanged.connect(lambda _row: self._update_buttons())
         self.raise_button = self._button(
@@ -75,6 +77,8 @@ class StackInspector(QWidget):
         button.setObjectName(name)
         button.setIcon(icon(icon_name))
         button.setToolTip(tip)
+        button.setAccessibleName(tip.split(" (")[0].split(",")[0])
+        button.setAccessibleDescription(tip)
         button.clicked.connect(slot)
         return button
 

@@ -253,6 +253,9 @@ class LevelListPanel(QWidget):
         self.view = QListView(self)
         self.view.setObjectName("levelList")
         self.view.setAccessibleName("levelList")
+        self.view.setAccessibleDescription(
+            "The pack's levels in play order; Enter opens one, F2 renames it, drag to reorder"
+        )
         self.view.setModel(self.model)
         self.view.setItemDelegate(LevelDelegate(self.view))
         self.view.setEditTriggers(

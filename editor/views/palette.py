@@ -50,6 +50,10 @@ class PaletteWidget(QWidget):
         self.search.setObjectName("paletteSearch")
         self.search.setPlaceholderText("Search nouns and words")
         self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Search the palette")
+        self.search.setAccessibleDescription(
+            "Type to filter; Up and Down walk the matches, Enter takes one and returns to the board"
+        )
         self.search.textChanged.connect(self._apply_filter)
         self.search.returnPressed.connect(self._on_search_return)
         self.search.installEventFilter(self)  # Up and Down walk the matches from the search
@@ -57,9 +61,14 @@ class PaletteWidget(QWidget):
         add.setObjectName("paletteAddNoun")
         add.setIcon(icon("add-noun"))
         add.setToolTip("Add a noun to the pack (name and colour)")
+        add.setAccessibleName("Add noun")
         add.clicked.connect(self.add_noun_requested)
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("paletteTree")
+        self.tree.setAccessibleName("Palette entries")
+        self.tree.setAccessibleDescription(
+            "Objects, noun words, operators, properties and mechanic words; the chosen one is painted"
+        )
         self.tree.setHeaderHidden(True)
         self.tree.setIconSize(QSize(26, 26))
         self.tree.setIndentation(10)
