@@ -137,6 +137,9 @@ class ProblemLabel(QLabel):
         super().__init__(parent)
         self.setObjectName(name)
         self.setAccessibleName(name)
+        self.setAccessibleDescription(
+            "What the engine finds wrong with the field above, or why a value was not stored"
+        )
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

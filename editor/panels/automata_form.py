@@ -51,6 +51,7 @@ class AutomatonForm(QWidget):
 
         self.id_edit = QLineEdit(self)
         self.id_edit.setObjectName("automatonId")
+        self.id_edit.setAccessibleName("Automaton id")
         self.id_edit.setToolTip("The automaton's id: letters, digits, '.', '_' and '-'")
         self.id_edit.editingFinished.connect(self._on_id_edited)
         self.id_problems = ProblemLabel("automatonIdProblems", self)
@@ -104,6 +105,7 @@ class AutomatonForm(QWidget):
 
         self.phase = QSpinBox(self)
         self.phase.setObjectName("automatonPhase")
+        self.phase.setAccessibleName("Start phase")
         self.phase.setToolTip("The pattern step the first beat uses (the start phase)")
         self.phase.valueChanged.connect(self._on_phase_changed)
         self.phase_problems = ProblemLabel("automatonPhaseProblems", self)

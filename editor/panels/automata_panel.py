@@ -79,6 +79,9 @@ class AutomataPanel(QWidget):
         self.list.setRootIsDecorated(False)
         self.list.setUniformRowHeights(True)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setAccessibleDescription(
+            "The level's automata in the order they act; select one to edit it below"
+        )
         self.list.currentItemChanged.connect(self._on_current_item_changed)
         self.empty = QLabel("No automata in this level: add one with +.", self)
         self.empty.setObjectName("automataEmpty")
@@ -114,10 +117,13 @@ class AutomataPanel(QWidget):
         self.beats.setValue(facts.beats)
         self.beats.setSuffix(" beats")
         self.beats.setToolTip("How many beats the ghost preview looks ahead")
+        self.beats.setAccessibleName("Ghost preview beats")
         self.beats.valueChanged.connect(facts.set_beats)
 
         self.form = AutomatonForm(session, self)
         scroll = QScrollArea(self)
+        scroll.setAccessibleName("Selected automaton")
+        scroll.setAccessibleDescription("The fields of the automaton selected in the list")
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.form)
         ghost_row = QHBoxLayout()

@@ -156,10 +156,13 @@ class StepFields(QWidget):
         self.label = QLabel("Step", parent)
         self.action = QComboBox(self)
         self.action.setObjectName("stepAction")
+        self.action.setAccessibleName("Step action")
+        self.action.setAccessibleDescription("Whether the selected step moves or waits")
         self.action.addItems(["move", "wait"])
         self.action.activated.connect(self._on_action_chosen)
         self.delta = QLineEdit(self)
         self.delta.setObjectName("stepDelta")
+        self.delta.setAccessibleName("Step delta")
         self.delta.setPlaceholderText("dx, dy")
         self.delta.setMaximumWidth(90)
         self.delta.setToolTip(

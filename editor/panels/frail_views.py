@@ -145,6 +145,8 @@ class NounDelegate(QStyledItemDelegate):
     ) -> QWidget:
         combo = QComboBox(parent)
         combo.setObjectName("frailNounEditor")
+        combo.setAccessibleName("Leaves noun")
+        combo.setAccessibleDescription("A noun of the pack, or Add noun… to add one")
         combo.setEditable(True)
         combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         combo.addItems([*self._panel.nouns(), ADD_NOUN])
