@@ -13,7 +13,7 @@ and a :class:`CanvasLayer` draws its marks (badges, a ghost path) over the tiles
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 
 from PySide6.QtCore import Property, QObject, QPoint, QPointF, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import QWidget
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import Pos
+from editor.documents.values import Pos, Stack
 from editor.tools import Overlay, PickerTool, SelectTool, Tool
 from editor.views.cell_pictures import CellPictures
 from editor.views.tiles import TileRenderer
@@ -338,12 +338,19 @@ class GridCanvas(QWidget):
         cell, ox, oy = self._cell, self._origin.x(), self._origin.y()
         board = QRect(ox, oy, level.width * cell, level.height * cell)
         painter.fillRect(board.intersected(exposed), self._grid_brush())
-        x0 = max(0, (exposed.left() - ox) // cell)
-        x1 = min(level.width - 1, (exposed.right() - ox) // cell)
-        y0 = max(0, (exposed.top() - oy) // cell)
-        y1 = min(level.height - 1, (exposed.bottom() - oy) // cell)
-        if x0 <= x1 and y0 <= y1:
-            self._draw_cells(painter, level, x0, x1, y0, y1)
+        region = event.region()
+        # Scattered repaints (cells whose pictures just arrived) draw only their own cells.
+        rects: list[QRect] = list(region) if 1 < region.rectCount() <= 64 else [exposed]  # type: ignore[call-overload]
+        ranges = []
+        for rect in rects:
+            x0 = max(0, (rect.left() - ox) // cell)
+            x1 = min(level.width - 1, (rect.right() - ox) // cell)
+            y0 = max(0, (rect.top() - oy) // cell)
+            y1 = min(level.height - 1, (rect.bottom() - oy) // cell)
+            if x0 <= x1 and y0 <= y1:
+                ranges.append((x0, x1, y0, y1))
+        if ranges:
+            self._draw_cells(painter, level, ranges)
         painter.setPen(QPen(QColor(theme.board_edge), 1))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(board.adjusted(-1, -1, 0, 0))
@@ -366,22 +373,14 @@ class GridCanvas(QWidget):
             painter.drawRect(self.cell_rect(self._hover).adjusted(1, 1, -1, -1))
 
     def _draw_cells(
-        self, painter: QPainter, level: LevelDocument, x0: int, x1: int, y0: int, y1: int
+        self, painter: QPainter, level: LevelDocument, ranges: list[tuple[int, int, int, int]]
     ) -> None:
         cells = level.cells()
         pictures = self._pictures.begin_paint(cells)
         cell = self._cell
         ox, oy = self._origin.x(), self._origin.y()
         draw = painter.drawPixmap
-        if (x1 - x0 + 1) * (y1 - y0 + 1) < len(cells):
-            items = (
-                (p, cells[p])
-                for y in range(y0, y1 + 1)
-                for x in range(x0, x1 + 1)
-                if (p := Pos(x, y)) in cells
-            )
-        else:
-            items = ((p, s) for p, s in cells.items() if x0 <= p.x <= x1 and y0 <= p.y <= y1)
+        items = (item for bounds in ranges for item in _cells_in(cells, *bounds))
         for pos, stack in items:
             pixmap = pictures.exact(pos, stack)
             if pixmap is not None:
@@ -670,6 +669,23 @@ class GridCanvas(QWidget):
         self._grid_tile = QPixmap()
         self.update()
         self.zoom_changed.emit(self.zoom_percent())
+
+
+def _cells_in(
+    cells: Mapping[Pos, Stack], x0: int, x1: int, y0: int, y1: int
+) -> Iterator[tuple[Pos, Stack]]:
+    """The non-empty cells inside the bounds, whichever way is cheaper to find them."""
+    if (x1 - x0 + 1) * (y1 - y0 + 1) < len(cells):
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                pos = Pos(x, y)
+                stack = cells.get(pos)
+                if stack:
+                    yield pos, stack
+    else:
+        for pos, stack in cells.items():
+            if x0 <= pos.x <= x1 and y0 <= pos.y <= y1:
+                yield pos, stack
 
 
 _ARROWS = {

@@ -24,9 +24,9 @@ from editor.views.tiles import TileRenderer
 
 #: New pictures a paint always draws exactly: a small level (the tutorial's have a
 #: dozen distinct stacks) never shows a stand-in.
-EXACT_FIRST = 48
+EXACT_FIRST = 24
 #: Time a paint may spend on new pictures beyond those, and a refinement batch.
-PAINT_BUDGET_S = 0.006
+PAINT_BUDGET_S = 0.004
 BATCH_BUDGET_S = 0.006
 
 
