@@ -140,6 +140,17 @@ RULES_VIEW_ACTIONS = (
         checkable=True,
     ),
 )
+#: The automata panel's view toggle (docs/editor.md, "Automata and FRAIL").
+AUTOMATA_ACTIONS = (
+    ActionSpec(
+        "actionGhostPreview",
+        "&Ghost Preview",
+        "Ctrl+Shift+G",
+        "",
+        "Show where automaton carriers go next, against the board as it stands",
+        checkable=True,
+    ),
+)
 LEVEL_ACTIONS = (
     ActionSpec(
         "actionAddLevel",

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.actions import (
+    AUTOMATA_ACTIONS,
     EDIT_ACTIONS,
     EXPORT_MENU,
     FILE_ACTIONS,
@@ -58,6 +59,8 @@ from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
+from editor.panels.automata_panel import AutomataPanel
+from editor.panels.frail_panel import FrailPanel
 from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
 from editor.panels.sharing import Sharing
@@ -67,6 +70,7 @@ from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tasks.analysis import AnalysisService
+from editor.tasks.move_zero import MoveZeroFollower
 from editor.tasks.solve_cache import VerdictCache
 from editor.tasks.solve_pack import PackVerifier
 from editor.tools import (
@@ -150,6 +154,9 @@ class MainWindow(QMainWindow):
         self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
         self.level_list.show_statuses(self.verifier)
         self.solver_panel = SolverPanel(self.session, self.verifier, self.play_view, self.look)
+        self.move_zero = MoveZeroFollower(self.session, self.analysis, self)
+        self.automata_panel = AutomataPanel(self.session, self.move_zero, self.canvas)
+        self.frail_panel = FrailPanel(self.session, self.move_zero, self.dialogs, self.canvas)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -302,6 +309,9 @@ class MainWindow(QMainWindow):
                 self.actions_by_id["actionReducedMotion"].isChecked()
             ),
             **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
+            "actionGhostPreview": lambda: self.automata_panel.set_ghost_visible(
+                self.actions_by_id["actionGhostPreview"].isChecked()
+            ),
             **self.sharing.handlers(),
             "actionValidate": self._validate,
         }
@@ -317,7 +327,8 @@ class MainWindow(QMainWindow):
                 + SOLVER_ACTIONS
                 + VALIDATION_ACTIONS
                 + HELP_ACTIONS
-                + SHARE_ACTIONS,
+                + SHARE_ACTIONS
+                + AUTOMATA_ACTIONS,
                 handlers,
             )
         )
@@ -412,6 +423,7 @@ class MainWindow(QMainWindow):
             None,
             "actionDimUnusedWords",
             "actionPropertyOverlay",
+            "actionGhostPreview",
             None,
         )
         self.panels_menu = view.addMenu("&Panels")
@@ -514,6 +526,13 @@ class MainWindow(QMainWindow):
         self.docks.add(
             "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
         ).raise_()
+        for dock_id, title, panel, key in (
+            ("automata", "Automata", self.automata_panel, "Alt+7"),
+            ("frail", "FRAIL", self.frail_panel, "Alt+8"),
+        ):
+            self.docks.add(dock_id, title, panel, right, tabify_with="stackInspector", shortcut=key)
+        self.docks["stackInspector"].raise_()
+        self.automata_panel.use_ghost_action(a["actionGhostPreview"])
         if not self.settings.welcomed:
             self._add_welcome(right)
 

@@ -15,6 +15,7 @@ from engine.limits import (
     MAX_GRID_SIZE,
     MAX_ID_LENGTH,
     MAX_PACK_BYTES,
+    MAX_PREVIEW_BEATS,
     PARSE_BUDGET,
     TOKEN_MAX_LENGTH,
 )
@@ -38,6 +39,7 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
+from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
 from engine.packs.load import load_pack, load_pack_document
 from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import load_level
@@ -51,6 +53,7 @@ from engine.play.analysis import (
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
+from engine.play.ghost import AutomatonPath, PathStep
 from engine.play.hints import RuleHint, StackChoice
 from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
 from engine.rules import Rule
@@ -74,12 +77,14 @@ __all__ = [
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
     "MAX_PACK_BYTES",
+    "MAX_PREVIEW_BEATS",
     "NOUN_COLORS",
     "OPERATORS",
     "PARSE_BUDGET",
     "TOKEN_MAX_LENGTH",
     "TOKEN_PATTERN",
     "Automaton",
+    "AutomatonPath",
     "Direction",
     "EngineError",
     "FrailMechanic",
@@ -90,6 +95,7 @@ __all__ = [
     "KekeReplay",
     "KekeUnsupported",
     "KekeUnsupportedError",
+    "LeavesChain",
     "Level",
     "LevelAnalysis",
     "LevelReader",
@@ -100,6 +106,7 @@ __all__ = [
     "ObjectEntity",
     "Pack",
     "PackReport",
+    "PathStep",
     "Problem",
     "Rule",
     "RuleComplexityError",
@@ -130,6 +137,8 @@ __all__ = [
     "export_keke",
     "format_moves",
     "import_keke",
+    "leaves_chains",
+    "leaves_problems",
     "load_level",
     "load_pack",
     "load_pack_document",

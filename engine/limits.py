@@ -127,3 +127,13 @@ MAX_KEKE_SOLUTION = 10_000
 #: levels of moves x (entities + 10) bounds an import's time: 4,000,000 is 20-30 s;
 #: the largest published file needs 540,000.
 MAX_KEKE_REPLAY_WORK = 4_000_000
+
+# ----------------------------------------------------------------- preview limits
+
+#: Beats an automaton preview looks ahead (``Game.preview_automata``). A pattern
+#: repeats, so past its length a preview only retraces; 64 covers every pattern
+#: an author can follow on screen.
+MAX_PREVIEW_BEATS = 64
+#: Carriers one preview walks, over all automata: each walk costs up to
+#: ``beats`` push chains, so this bounds a preview of any board to milliseconds.
+MAX_PREVIEW_CARRIERS = 64

@@ -3,7 +3,8 @@
 Objects of each pack noun, the same nouns as words, the operators, the base
 properties, and the mechanic words (FRAIL and the current level's automaton
 properties), each list as the engine's vocabulary gives it. Choosing an entry sets the session's stamp, which the painting
-tools use; the picker sets it the other way round.
+tools use; the picker sets it the other way round. FRAIL is offered only to a level
+that opted into the frail mechanic; elsewhere it is listed greyed out.
 """
 
 from __future__ import annotations
@@ -92,10 +93,16 @@ class PaletteWidget(QWidget):
     def stamps(self, *, visible_only: bool = False) -> list[Stamp]:
         return [s for s, item in self._items.items() if not (visible_only and item.isHidden())]
 
+    def offers(self, stamp: Stamp) -> bool:
+        """Whether the author can pick ``stamp`` here: FRAIL only on a level that opted in."""
+        return stamp.token != engine.FRAIL or self._renderer.look.frail
+
     def choose(self, stamp: Stamp) -> None:
         item = self._items.get(stamp)
         if item is None:
             raise KeyError(stamp)
+        if not self.offers(stamp):
+            raise ValueError(f"{stamp.token} is not offered: this level has not opted in")
         self.tree.setCurrentItem(item)
 
     def rebuild(self) -> None:
@@ -128,6 +135,8 @@ class PaletteWidget(QWidget):
                 item.setIcon(0, self._renderer.icon(stamp, 26))
                 item.setData(0, STAMP_ROLE, f"{stamp.kind}:{stamp.token}")
                 item.setToolTip(0, self._describe(stamp))
+                if not self.offers(stamp):  # listed, so authors learn it exists; not paintable
+                    item.setFlags(Qt.ItemFlag.NoItemFlags)
                 self._items[stamp] = item
             header.setExpanded(True)
         self._apply_filter(self.search.text())
@@ -171,7 +180,7 @@ class PaletteWidget(QWidget):
             self.choose(next(iter(self._items)))
 
     def _on_tree_current_changed(self, current: QTreeWidgetItem | None, _previous: object) -> None:
-        if self._syncing or current is None:
+        if self._syncing or current is None or not current.flags() & Qt.ItemFlag.ItemIsEnabled:
             return
         key = current.data(0, STAMP_ROLE)
         if isinstance(key, str):  # headers carry no stamp
@@ -217,7 +226,9 @@ class PaletteWidget(QWidget):
             return f"Property word {stamp.token}"
         if role is WordRole.MECHANIC and stamp.token == engine.FRAIL:
             return "Property word FRAIL" + (
-                "" if look.frail else " (this level has not opted into the frail mechanic)"
+                ""
+                if look.frail
+                else ": this level has not opted into the frail mechanic (opt in in the FRAIL panel)"
             )
         if role is WordRole.MECHANIC:
             return f"Automaton property word {stamp.token}"

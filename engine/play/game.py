@@ -16,6 +16,7 @@ from engine.packs.validate import load_level
 from engine.play import snapshot as snapshots
 from engine.play.board import Direction, Frame
 from engine.play.events import TurnEvent
+from engine.play.ghost import AutomatonPath, preview_paths
 from engine.play.turn import (
     automata_entries,
     finish_event,
@@ -113,6 +114,15 @@ class Game:
             "automata": automata_entries(self._ctx, frame, table),
             "mechanics": [m.to_data() for m in self.level.mechanics],
         }
+
+    def preview_automata(self, beats: int = 8) -> tuple[AutomatonPath, ...]:
+        """Where each automaton carrier goes in the next ``beats`` beats, on the board as it is.
+
+        A preview for editors (``engine.play.ghost``): the rules of the current
+        position stay fixed, the player stands still and each carrier walks alone,
+        blocked by the same push rules as a turn. At most 64 beats and 64 carriers.
+        """
+        return preview_paths(self._ctx, self._frame, beats)
 
     def snapshot(self) -> dict[str, Any]:
         """The complete turn snapshot, history included (JSON-ready)."""

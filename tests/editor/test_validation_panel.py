@@ -330,33 +330,23 @@ def test_a_problem_off_the_board_selects_its_level_and_says_why(
     assert "not on the board" in window.statusBar().currentMessage()
 
 
-class FakeAutomataPanel(QWidget):
-    """Stands in for the automata panel another part of the editor provides."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setObjectName("automataPanel")
-        self.focused: list[tuple[str, str]] = []
-
-    def focus_problem(self, level_id: str, pointer: str) -> None:
-        self.focused.append((level_id, pointer))
-
-
 def test_an_automaton_problem_opens_the_automata_panel_on_the_field(
     qtbot, make_window, dialogs, tmp_path
 ) -> None:
+    """The automata panel (issue 14) takes the place of the stand-in this test once used."""
     doc, pointer = lint_case("automaton-never-active")
     window = make_window(write(tmp_path / "clock.json", doc))
-    fake = FakeAutomataPanel()
-    window.docks.add("automataFake", "Automata", fake, Qt.DockWidgetArea.RightDockWidgetArea)
-    window.docks["automataFake"].hide()
+    window.docks["automata"].hide()
     activated = []
     window.validation_panel.problem_activated.connect(lambda *a: activated.append(a))
     checked(qtbot, window)
     window.validation_panel.activate_row(0)
     assert activated == [("a", pointer)]
-    assert fake.focused == [("a", pointer)]
-    assert window.docks["automataFake"].isVisible()
+    assert pointer == "/levels/0/automata/0/property"
+    panel = window.automata_panel
+    assert panel.current_index() == 0
+    assert window.focusWidget() is panel.form.property_word  # the field the problem names
+    assert window.docks["automata"].isVisible()
 
 
 def test_a_level_size_problem_opens_level_properties(qtbot, make_window, dialogs, tmp_path) -> None:

@@ -1,0 +1,263 @@
+"""What the automata and FRAIL panels need to know about a level at move 0.
+
+The level as the player first sees it (after the settle) comes from the shared
+:class:`~editor.tasks.analysis.AnalysisService`, which reads it leniently (an
+author mid-edit still sees which automata are active and what is FRAIL):
+:func:`move_zero_facts` is the one place these panels read it. The ghost preview
+needs one thing the reading does not hold, where carriers would walk next; a
+worker thread asks ``engine.Game.preview_automata`` for it, and only while the
+preview is shown.
+
+:class:`MoveZeroFollower` joins the two without blocking the UI thread: an edit
+restarts a short timer, the paths are computed on a worker thread from a copy of
+the level's cell map (stacks are immutable tuples), and a result is dropped when
+the level changed again meanwhile. An exception in the worker is raised again on
+the UI thread, never swallowed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+
+import engine
+from editor.connections import Connections
+from editor.documents.level import LevelDocument
+from editor.documents.session import Session
+from editor.documents.values import OBJECT, Pos, Stack
+from editor.tasks.analysis import AnalysisService, AnalysisState
+
+Cell = tuple[int, int]
+
+#: Quiet time after an edit before the ghost paths are computed again (a brush
+#: stroke sends many edits; one computation after it is enough).
+DEBOUNCE_MS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class MoveZeroFacts:
+    """A level at move 0: its automata entries, rules, FRAIL objects and ghost paths.
+
+    ``problem`` says why the board has no reading (a board over the parse budget);
+    ``paths_problem`` why there are no ghost paths (a level the engine cannot play).
+    """
+
+    automata: tuple[dict[str, Any], ...] = ()  # state entries: active, carriers, next
+    rules: tuple[dict[str, Any], ...] = ()  # Rule.to_dict(), engine order
+    frail: Mapping[int, tuple[str, Cell]] = field(default_factory=dict)  # id -> (noun, cell)
+    paths: tuple[engine.AutomatonPath, ...] = ()
+    beats: int = 0
+    problem: str | None = None
+    paths_problem: str | None = None
+
+    def givers(self, prop: str, subject: str | None = None) -> list[dict[str, Any]]:
+        """The rules that give ``prop`` (to ``subject`` when it is given) at move 0."""
+        return [
+            r
+            for r in self.rules
+            if r["predicate"] == prop and (subject is None or r["subject"] == subject)
+        ]
+
+
+def move_zero_facts(state: AnalysisState | None, level: LevelDocument) -> MoveZeroFacts | None:
+    """The move-0 facts of ``level`` from the shared reading (``None`` until it has one)."""
+    if state is None or state.level is not level:
+        return None
+    analysis = state.analysis
+    frail: dict[int, tuple[str, Cell]] = {}
+    wanted = set(analysis.frail_ids)
+    for pos, stack in level.cells().items() if wanted else ():
+        for piece in stack:
+            if piece.id in wanted:
+                frail[piece.id] = (analysis.nouns.get(piece.id, piece.token), (pos.x, pos.y))
+    complexity = analysis.complexity
+    return MoveZeroFacts(
+        automata=tuple(dict(a) for a in analysis.automata),
+        rules=tuple(r.to_dict() for r in analysis.rules),
+        frail=frail,
+        problem=None if complexity is None else complexity.message,
+    )
+
+
+def preview(
+    data: Mapping[str, Any], beats: int
+) -> tuple[tuple[engine.AutomatonPath, ...], str | None]:
+    """The ghost paths of a level document (any thread: it only reads ``data``)."""
+    try:
+        game = engine.Game(data)
+    except engine.ValidationError as exc:
+        first = exc.errors[0] if exc.errors else None
+        more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
+        where = f"{first.pointer}: " if first is not None and first.pointer else ""
+        text = f"{where}{first.message}{more}" if first is not None else str(exc)
+        return (), f"the level cannot be played yet: {text}"
+    return game.preview_automata(beats), None
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """A level at one moment, taken on the UI thread in well under a millisecond.
+
+    Stacks are immutable tuples, so copying the cell map is enough; the level
+    document is built from it on the worker thread (5,000 entities take longer
+    than a frame to list).
+    """
+
+    level_id: str
+    width: int
+    height: int
+    cells: dict[Pos, Stack]
+    extra: dict[str, Any]
+
+    @classmethod
+    def of(cls, level: LevelDocument) -> _Snapshot:
+        extra = {key: level.authored(key) for key in level.extra}
+        return cls(level.level_id, level.width, level.height, dict(level.cells()), extra)
+
+    def to_data(self) -> dict[str, Any]:
+        """The level document (entity order is immaterial to the preview)."""
+        entities = [
+            {"id": p.id, "kind": p.kind, ("noun" if p.kind == OBJECT else "text"): p.token}
+            | {"x": pos.x, "y": pos.y}
+            for pos, stack in self.cells.items()
+            for p in stack
+        ]
+        return {
+            "id": self.level_id,
+            "width": self.width,
+            "height": self.height,
+            "entities": entities,
+            **self.extra,
+        }
+
+
+class _Relay(QObject):
+    """Carries a worker's result to the UI thread (a queued signal)."""
+
+    done = Signal(int, object)  # revision, (paths, problem) | BaseException
+
+
+class _Job(QRunnable):
+    def __init__(self, relay: _Relay, revision: int, snapshot: _Snapshot, beats: int) -> None:
+        super().__init__()
+        self._relay, self._revision, self._snapshot, self._beats = relay, revision, snapshot, beats
+
+    def run(self) -> None:
+        result: object
+        try:
+            result = preview(self._snapshot.to_data(), self._beats)
+        except BaseException as exc:  # handed to the UI thread, which raises it again
+            result = exc
+        with contextlib.suppress(RuntimeError):  # the window closed meanwhile: nobody to tell
+            self._relay.done.emit(self._revision, result)
+
+
+class MoveZeroFollower(QObject):
+    """The move-0 facts of the session's current level: the shared reading plus ghost paths."""
+
+    changed = Signal()
+
+    def __init__(
+        self, session: Session, analysis: AnalysisService, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._analysis = analysis
+        self._facts: MoveZeroFacts | None = None
+        self._paths: tuple[tuple[engine.AutomatonPath, ...], str | None] = ((), None)
+        self._beats = 8
+        self._wanted = False  # whether the ghost preview is shown
+        self._revision = 0  # grows with every change the paths must follow
+        self._running = False
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._on_done)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._start)
+        self._links = Connections()
+        analysis.changed.connect(self._on_analysis_changed)
+        session.level_changed.connect(self._on_level_changed)
+        self._on_level_changed(session.level)
+
+    @property
+    def facts(self) -> MoveZeroFacts | None:
+        """The facts of the current level, ``None`` until the first reading arrives."""
+        if self._facts is None:
+            return None
+        paths, problem = self._paths if self._wanted else ((), None)
+        beats = min(self._beats, engine.MAX_PREVIEW_BEATS) if self._wanted else 0
+        return replace(self._facts, paths=paths, beats=beats, paths_problem=problem)
+
+    @property
+    def pending(self) -> bool:
+        """Whether newer facts are on their way (tests wait for this to clear)."""
+        paths_due = self._wanted and (self._timer.isActive() or self._running)
+        return paths_due or not self._analysis.up_to_date
+
+    @property
+    def beats(self) -> int:
+        return self._beats
+
+    def set_beats(self, beats: int) -> None:
+        if beats != self._beats:
+            self._beats = beats
+            self._schedule()
+
+    def want_paths(self, wanted: bool) -> None:
+        """Compute ghost paths (only while the preview is shown: they cost a game's setup)."""
+        if wanted != self._wanted:
+            self._wanted = wanted
+            self._schedule()
+            self.changed.emit()
+
+    def _on_level_changed(self, level: LevelDocument | None) -> None:
+        self._links.follow(
+            []
+            if level is None
+            else [
+                (level.cells_changed, self._schedule),
+                (level.authored_changed, self._schedule),
+                (level.properties_changed, self._schedule),
+            ]
+        )
+        self._facts = None  # never show another level's facts
+        self._paths = ((), None)
+        self.changed.emit()
+        self._schedule()
+
+    def _on_analysis_changed(self) -> None:
+        level = self._session.level
+        facts = None if level is None else move_zero_facts(self._analysis.current, level)
+        if facts is not None or self._facts is not None:
+            self._facts = facts
+            self.changed.emit()
+
+    def _schedule(self, *_: object) -> None:
+        self._revision += 1
+        if self._wanted:
+            self._timer.start()
+
+    def _start(self) -> None:
+        level = self._session.level
+        if level is None or self._running or not self._wanted:
+            return  # a running job restarts the timer when it ends
+        self._running = True
+        job = _Job(self._relay, self._revision, _Snapshot.of(level), self._beats)
+        QThreadPool.globalInstance().start(job)
+
+    def _on_done(self, revision: int, result: object) -> None:
+        self._running = False
+        if isinstance(result, BaseException):
+            raise result
+        if revision != self._revision:
+            if self._wanted:
+                self._timer.start()  # the level changed meanwhile: compute again
+            return
+        if isinstance(result, tuple):
+            self._paths = result
+            self.changed.emit()
