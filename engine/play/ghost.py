@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from engine.context import LevelContext
 from engine.limits import MAX_PREVIEW_BEATS, MAX_PREVIEW_CARRIERS
 from engine.model import MoveStep
-from engine.play.board import Board, Frame
+from engine.play.board import Board, Direction, Frame
 from engine.play.events import Json
-from engine.play.turn import _carries, _move_group, table_for
+from engine.play.phases import carries, move_group, table_for
 
 Cell = tuple[int, int]
 
@@ -81,7 +81,7 @@ def preview_paths(ctx: LevelContext, frame: Frame, beats: int) -> tuple[Automato
         carriers = [
             i
             for i in board.objects()
-            if _carries(table, automaton.subject, automaton.property, board.name[i])
+            if carries(table, automaton.subject, automaton.property, board.name[i])
         ][:budget]
         budget -= len(carriers)
         for carrier in carriers:
@@ -95,8 +95,8 @@ def preview_paths(ctx: LevelContext, frame: Frame, beats: int) -> tuple[Automato
                 if not isinstance(step, MoveStep):
                     steps.append(PathStep(beat + 1, index, "wait", here))
                     continue
-                ((_, _, _, blocker, reason),) = _move_group(
-                    ctx, board, table, [carrier], step.dx, step.dy, moved
+                ((_, _, _, blocker, reason),) = move_group(
+                    ctx, board, table, [carrier], Direction((step.dx, step.dy)), moved
                 )
                 target = (here[0] + step.dx, here[1] + step.dy) if reason is not None else None
                 steps.append(
