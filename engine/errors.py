@@ -69,17 +69,38 @@ class ValidationError(EngineError, ValueError):
 
 
 class RuleComplexityError(EngineError):
-    """The board holds more candidate sentences than the parse budget allows.
+    """Reading the rules of a board would cost more than the parse budget allows.
 
-    Raised before any rule is returned, so no caller ever sees a partial rule set.
+    Raised before any rule is built, so no caller ever sees a partial rule set.
+    ``units`` is what the parser had counted when it stopped (at least ``budget + 1``).
     """
 
     def __init__(self, units: int, budget: int) -> None:
         self.units = units
         self.budget = budget
         super().__init__(
-            f"the words on this board form more than {budget} candidate sentence paths "
-            f"(rule-complexity budget exceeded after {units})"
+            f"the words on this board form too many sentences and rules to read: "
+            f"more than the rule-complexity budget of {budget:,} units (counted {units:,} "
+            "before stopping)"
+        )
+
+
+class WorkLimitError(EngineError):
+    """A whole document asked for more rule reading than its total budget.
+
+    Each board has its own budget (:class:`RuleComplexityError`); this one bounds
+    the sum over many boards: the levels of a pack, or every position a share
+    payload's replays and snapshot make the engine read. ``what`` names the
+    document part ("the levels of this pack").
+    """
+
+    def __init__(self, units: int, limit: int, what: str) -> None:
+        self.units = units
+        self.limit = limit
+        self.what = what
+        super().__init__(
+            f"reading the rules of {what} needs more than {limit:,} units in total "
+            "(each board fits its own budget, but together they cost too much)"
         )
 
 

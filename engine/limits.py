@@ -78,10 +78,20 @@ MAX_DEPTH = 32
 #: meant (every bound of the format is far smaller), and huge ints cost quadratic
 #: time to convert to text.
 MAX_MAGNITUDE = 2**63
-#: Candidate sentence paths one board may make the rule parser enumerate. Real
-#: boards use a few dozen; stacked words can make the count exponential, so the
-#: parser counts while it enumerates and stops here (docs/decisions.md).
-PARSE_BUDGET = 50_000
+#: Units of rule reading one board may cost: a unit is one word the parser puts in
+#: a candidate path, a sentence or a rule record, so it bounds both the search and
+#: the size of the rule list (engine/rules.py). Every Keke level needs at most 48,
+#: a 64x64 board of three-word sentences across and down 21,210: the budget is
+#: 12 times that. Stacked words can make the count exponential; the parser counts
+#: before it builds, and a board at the budget reads in about 0.2 s
+#: (docs/decisions.md, bench/bench_hostile.py).
+PARSE_BUDGET = 250_000
+#: Units of rule reading the initial boards of one pack may cost together. Each
+#: board fits :data:`PARSE_BUDGET`, but a megabyte of small boards near it would
+#: take a minute to check; validation only counts (about 0.1 µs a unit), so this is
+#: half a second at most. Ten thousand Keke-sized levels need 480,000; 235 boards
+#: as dense as the 64x64 one above still fit.
+PACK_PARSE_BUDGET = 5_000_000
 
 # ----------------------------------------------------------------- payload limits
 
@@ -111,6 +121,12 @@ MAX_PAYLOAD_REPLAYS = 1_000
 #: entities. At about 11 µs per entity-move, re-running every replay takes at
 #: most about eleven seconds.
 MAX_PAYLOAD_REPLAY_WORK = 1_000_000
+#: Units of rule reading (see :data:`PARSE_BUDGET`) a payload's replays and
+#: snapshot may cost together. Every position they reach is read, so a level that
+#: fits the parse budget could still be pushed into costly boards thousands of
+#: times. Replaying every solution of the 113 Keke classics needs 47,205; a payload
+#: at the replay work limit with Keke-like levels about 750,000.
+MAX_PAYLOAD_PLAY_UNITS = 1_000_000
 #: Positions plus entity records of a payload's snapshot (current and history):
 #: restoring one costs about what validating an entity does, like the entity limit.
 MAX_PAYLOAD_SNAPSHOT_RECORDS = 60_000

@@ -20,13 +20,13 @@ from typing import Any
 from pydantic import ValidationError as PydanticError
 
 from engine.context import LevelContext
-from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS
+from engine.errors import Problem, RuleComplexityError, ValidationError, WorkLimitError, pointer
+from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS, PACK_PARSE_BUDGET
 from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.explain import path_key
 from engine.packs.schema import check_document, schema_problems
-from engine.rules import parse_rules
+from engine.rules import Meter, metered, parse_units
 from engine.tokens import FRAIL, Vocabulary, WordRole
 
 _is_id = pattern_search(ID_PATTERN)
@@ -132,11 +132,17 @@ def _document_path(doc: Any, loc: tuple[Any, ...]) -> list[Any]:
     return path
 
 
-def level_problems(level: Level, nouns: frozenset[str] | None = None) -> list[Problem]:
+def level_problems(
+    level: Level, nouns: frozenset[str] | None = None, *, read_rules: bool = True
+) -> list[Problem]:
     """The semantic problems of one schema-valid level, pointers relative to it.
 
     ``nouns`` is the pack's noun vocabulary; without it nouns are not checked
-    against a pack (a level loaded on its own).
+    against a pack (a level loaded on its own). ``read_rules=False`` skips the
+    parse budget check (a pack whose total has run out reports that once).
+
+    Raises:
+        WorkLimitError: an open :func:`~engine.rules.metered` total ran out here.
     """
     ctx = LevelContext.of(level)
     problems = list(_entity_problems(level, ctx.vocabulary))
@@ -144,12 +150,13 @@ def level_problems(level: Level, nouns: frozenset[str] | None = None) -> list[Pr
     problems += _mechanic_problems(level, ctx.vocabulary)
     if nouns is not None:
         problems += _unknown_nouns(level, ctx.vocabulary, nouns)
-    if not problems:
+    if not problems and read_rules:
         # The settle reads the authored words first; destroying words can only
-        # shrink the parse, so the authored words bound its work.
+        # shrink the parse, so the authored words bound its work. Counting is
+        # enough: no rule is built.
         words = [(i, name, x, y) for i, kind, name, x, y in ctx.authored_pieces() if kind == "word"]
         try:
-            parse_rules(words, ctx.vocabulary)
+            parse_units(words, ctx.vocabulary)
         except RuleComplexityError as exc:
             problems.append(Problem("/entities", "rule-complexity", str(exc)))
     return problems
@@ -337,6 +344,8 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
     nouns = frozenset(declared) if isinstance(declared, dict) else None
     built: list[Level] = []
     first_index: dict[str, int] = {}
+    read_rules = True
+    meter = Meter(PACK_PARSE_BUDGET, "the levels of this pack")
     for index, level_doc in enumerate(levels):
         prefix = f"/levels/{index}"
         level_id = document_id(level_doc)
@@ -355,7 +364,12 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
         level, found = _build_level(level_doc)
         if level is not None:
             built.append(level)
-            found = level_problems(level, nouns)
+            try:
+                with metered(meter):
+                    found = level_problems(level, nouns, read_rules=read_rules)
+            except WorkLimitError as exc:
+                read_rules = False  # said once, where the total ran out
+                found = [Problem("/entities", "too-much-work", str(exc))]
         problems += [p.located(pack=pack_name, level=level_id, prefix=prefix) for p in found]
     if problems:
         return None, sorted(problems, key=lambda p: path_key(p.pointer))

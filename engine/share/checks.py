@@ -18,11 +18,12 @@ from typing import Any
 from pydantic import ValidationError as PydanticError
 
 from engine.context import LevelContext
-from engine.errors import Problem, ValidationError, pointer
+from engine.errors import Problem, ValidationError, WorkLimitError, pointer
 from engine.model import Level, Pack
 from engine.packs.validate import document_id, load_level, pack_name, pack_problems
 from engine.play.game import Game
 from engine.play.replay import parse_moves
+from engine.rules import Meter, metered
 from engine.share.codec import SHARE_NAME, digest
 
 
@@ -175,8 +176,13 @@ def default_color(noun: str) -> str:
 
 
 def check_replays(
-    records: object, by_id: Mapping[str, Level], *, valid: bool
+    records: object, by_id: Mapping[str, Level], *, valid: bool, meter: Meter
 ) -> tuple[list[ReplayCheck], list[Problem], list[Problem]]:
+    """Re-run every replay record; their rule reading is charged to ``meter``.
+
+    When the meter runs out, the record that ran it out is refused with
+    ``too-much-work`` and no later record is run.
+    """
     checks: list[ReplayCheck] = []
     problems: list[Problem] = []
     warnings: list[Problem] = []
@@ -201,7 +207,11 @@ def check_replays(
                 )
             continue
         try:
-            events, final = run_replay(level, record.moves)
+            with metered(meter):
+                events, final = run_replay(level, record.moves)
+        except WorkLimitError as exc:
+            problems.append(_problem(where, "too-much-work", str(exc), level.id))
+            break
         except Exception as exc:
             problems.append(_checker_failed(exc, where, SHARE_NAME, level.id))
             continue
@@ -267,8 +277,9 @@ def record_problems(item: object, where: str) -> Iterable[Problem]:
 
 
 def check_snapshot(
-    data: object, by_id: Mapping[str, Level], *, valid: bool
+    data: object, by_id: Mapping[str, Level], *, valid: bool, meter: Meter
 ) -> tuple[Level | None, list[Problem]]:
+    """Restore the snapshot as :meth:`Game.from_snapshot` does, charging ``meter``."""
     if data is None:
         return None, []
     if not isinstance(data, dict):
@@ -287,7 +298,10 @@ def check_snapshot(
             )
         ]
     try:
-        Game.from_snapshot(level, data)
+        with metered(meter):
+            Game.from_snapshot(level, data)
+    except WorkLimitError as exc:
+        return None, [_problem("/snapshot", "too-much-work", str(exc), level.id)]
     except ValidationError as exc:
         return None, [
             Problem("/snapshot" + p.pointer, p.code, p.message, SHARE_NAME, level.id)
