@@ -41,6 +41,13 @@ MAX_PATTERN_STEPS = 256
 #: Mechanics in one level. Only ``frail`` exists and it may appear once; 8 leaves
 #: room for future mechanic types while bounding the list before it is walked.
 MAX_MECHANICS = 8
+#: Nouns a pack declares. The palette lists them all; Baba Is You itself has about
+#: 200 kinds of object and the Keke classics use 11, so 1,000 never binds a real
+#: pack, while a map of 700,000 nouns (4 GB in the editor) is refused unread.
+MAX_NOUNS = 1_000
+#: Entries of a FRAIL ``leaves`` map: it maps nouns to nouns, so as many as a pack
+#: may declare.
+MAX_LEAVES = MAX_NOUNS
 #: Moves in a level's stored solution: a thousand times the longest human
 #: solution of the Keke corpus (100 moves), so no real solution is ever refused,
 #: while a tool replaying it from a file still finishes.
@@ -70,6 +77,10 @@ MAX_GLYPH_LENGTH = 2
 #: (60 entities, one 60-byte line each) is about 36 MB; reading stops one byte
 #: past this, so a huge file costs bounded memory (only regular files are read).
 MAX_PACK_BYTES = 64 * 2**20
+#: Fields of one record (a pack, a level, an entity, a step...). The largest has 9;
+#: every other field is an error, so a record with more than 32 is refused as a
+#: whole (one problem) instead of having each unknown field reported.
+MAX_RECORD_FIELDS = 32
 #: Nesting of a JSON document. A pack nests 7 deep (pack, levels, level, automata,
 #: automaton, pattern, step) and a share payload 9; 32 is far above any real
 #: document and far below Python's recursion limit, so no recursive walk overflows.

@@ -7,8 +7,8 @@ the ones a schema cannot express: unique ids, positions inside the grid, which
 tokens are nouns in this level, the pack's noun vocabulary, automata and FRAIL
 rules, and the parse budget of the initial board.
 
-Sizes come first and stop everything else: a document over the documented limits
-is refused in time proportional to its length, before any validator walks it.
+Sizes come first and stop everything else (:mod:`engine.packs.sizes`): a list or
+map over its documented limit is refused before any validator walks it.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from pydantic import ValidationError as PydanticError
 
 from engine.context import LevelContext
 from engine.errors import Problem, RuleComplexityError, ValidationError, WorkLimitError, pointer
-from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS, PACK_PARSE_BUDGET
+from engine.limits import MAX_ID_LENGTH, PACK_PARSE_BUDGET
 from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.explain import path_key
 from engine.packs.schema import check_document, schema_problems
+from engine.packs.sizes import level_size_problems, pack_size_problems
 from engine.rules import Meter, metered, parse_units
 from engine.tokens import FRAIL, Vocabulary, WordRole
 
@@ -71,7 +72,7 @@ def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
     """
     doc = parse_json_text(data) if isinstance(data, str | bytes) else data
     level_id = document_id(doc)
-    problems = _entity_count_problems(doc) or schema_problems("level", doc)
+    problems = level_size_problems(doc) or schema_problems("level", doc)
     if not problems:
         level, problems = _build_level(doc)
         if level is not None:
@@ -79,19 +80,6 @@ def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
             if not problems:
                 return level
     raise ValidationError(p.located(pack=None, level=level_id) for p in problems)
-
-
-def _entity_count_problems(doc: object, prefix: str = "") -> list[Problem]:
-    entities = doc.get("entities") if isinstance(doc, Mapping) else None
-    if isinstance(entities, list) and len(entities) > MAX_ENTITIES:
-        return [
-            Problem(
-                prefix + "/entities",
-                "bad-size",
-                f"a level holds at most {MAX_ENTITIES:,} entities; this one has {len(entities):,}",
-            )
-        ]
-    return []
 
 
 def _build_level(doc: Any, prefix: str = "") -> tuple[Level | None, list[Problem]]:
@@ -329,7 +317,7 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
     """
     levels = doc.get("levels") if isinstance(doc, dict) else None
     levels = levels if isinstance(levels, list) else []
-    too_big = _size_problems(levels)
+    too_big = pack_size_problems(doc)
     if too_big:
         return None, [
             p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big
@@ -377,21 +365,6 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
         return Pack.model_validate({**doc, "levels": built}), []
     except PydanticError as exc:
         return None, [p.located(pack=pack_name, level=None) for p in model_problems(exc, doc)]
-
-
-def _size_problems(levels: list[Any]) -> list[Problem]:
-    if len(levels) > MAX_LEVELS:
-        return [
-            Problem(
-                "/levels",
-                "bad-size",
-                f"a pack holds at most {MAX_LEVELS:,} levels; this one has {len(levels):,}",
-            )
-        ]
-    problems: list[Problem] = []
-    for index, level in enumerate(levels):
-        problems += _entity_count_problems(level, f"/levels/{index}")
-    return problems
 
 
 def _at(levels: list[Any], ptr: str) -> Any:

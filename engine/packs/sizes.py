@@ -1,0 +1,127 @@
+"""Sizes first: every list and map of a pack or level is measured before anything walks it.
+
+The schema, the models and the semantic checks each walk a document; jsonschema
+in particular walks every item of a list that is already too long, and reports
+every unknown field of an object one by one. So before any of them runs, the
+known structure of the document is descended once, and every container's length
+is compared with its cap (:mod:`engine.limits`) *before* its items are visited:
+an oversized list or map is reported where it is and never entered. The walk
+itself visits only containers within their caps, so it is bounded by the caps.
+
+Caps: levels, nouns, entities, automata, pattern steps, mechanics and FRAIL
+``leaves`` (format limits, also in the schema), and the fields of any record
+(:data:`~engine.limits.MAX_RECORD_FIELDS`, a reading limit: a record has at most
+nine real fields, so a thousand unknown ones are one problem, not a thousand).
+Values of the wrong type are left for the schema to report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from typing import Any
+
+from engine.errors import Problem, pointer
+from engine.limits import (
+    MAX_AUTOMATA,
+    MAX_ENTITIES,
+    MAX_LEAVES,
+    MAX_LEVELS,
+    MAX_MECHANICS,
+    MAX_NOUNS,
+    MAX_PATTERN_STEPS,
+    MAX_RECORD_FIELDS,
+)
+
+Path = tuple[Any, ...]
+
+
+def pack_size_problems(doc: object) -> list[Problem]:
+    """The oversized containers of a pack document, pointers from the pack."""
+    return list(_pack(doc))
+
+
+def level_size_problems(doc: object, prefix: Path = ()) -> list[Problem]:
+    """The oversized containers of a level document, pointers under ``prefix``."""
+    return list(_level(doc, prefix))
+
+
+def _pack(doc: object) -> Iterator[Problem]:
+    if not isinstance(doc, dict):
+        return
+    if len(doc) > MAX_RECORD_FIELDS:
+        yield _too_many_fields(doc, (), "a pack")
+        return
+    nouns = doc.get("nouns")
+    if isinstance(nouns, dict):
+        if len(nouns) > MAX_NOUNS:
+            yield _over(("nouns",), "a pack declares", MAX_NOUNS, "nouns", len(nouns))
+        else:
+            for noun, style in nouns.items():
+                if isinstance(style, dict) and len(style) > MAX_RECORD_FIELDS:
+                    yield _too_many_fields(style, ("nouns", noun), "a noun style")
+    levels = doc.get("levels")
+    if isinstance(levels, list):
+        if len(levels) > MAX_LEVELS:
+            yield _over(("levels",), "a pack holds", MAX_LEVELS, "levels", len(levels))
+        else:
+            for index, level in enumerate(levels):
+                yield from _level(level, ("levels", index))
+
+
+def _level(doc: object, at: Path) -> Iterator[Problem]:
+    if not isinstance(doc, dict):
+        return
+    if len(doc) > MAX_RECORD_FIELDS:
+        yield _too_many_fields(doc, at, "a level")
+        return
+    entities = doc.get("entities")
+    yield from _records(entities, (*at, "entities"), MAX_ENTITIES, "a level", "entities")
+    automata = doc.get("automata")
+    if (yield from _records(automata, (*at, "automata"), MAX_AUTOMATA, "a level", "automata")):
+        for index, automaton in enumerate(automata):  # type: ignore[arg-type]
+            pattern = automaton.get("pattern") if isinstance(automaton, dict) else None
+            where = (*at, "automata", index, "pattern")
+            yield from _records(pattern, where, MAX_PATTERN_STEPS, "a pattern", "steps")
+    mechanics = doc.get("mechanics")
+    if (yield from _records(mechanics, (*at, "mechanics"), MAX_MECHANICS, "a level", "mechanics")):
+        for index, mechanic in enumerate(mechanics):  # type: ignore[arg-type]
+            leaves = mechanic.get("leaves") if isinstance(mechanic, dict) else None
+            if isinstance(leaves, dict) and len(leaves) > MAX_LEAVES:
+                where = (*at, "mechanics", index, "leaves")
+                yield _over(where, "a FRAIL map holds", MAX_LEAVES, "entries", len(leaves))
+
+
+def _records(
+    items: object, at: Path, cap: int, owner: str, plural: str
+) -> Generator[Problem, None, bool]:
+    """A list of records: its length first, then each record's number of fields.
+
+    Returns (as the generator's value) whether the records may be walked further:
+    a list within its cap whose every record is within its own.
+    """
+    if not isinstance(items, list):
+        return False
+    if len(items) > cap:
+        yield _over(at, f"{owner} holds", cap, plural, len(items))
+        return False
+    fits = True
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and len(item) > MAX_RECORD_FIELDS:
+            fits = False
+            yield _too_many_fields(item, (*at, index), "a record")
+    return fits
+
+
+def _too_many_fields(item: dict[Any, Any], at: Path, what: str) -> Problem:
+    return Problem(
+        pointer(*at),
+        "bad-size",
+        f"{what} has at most {MAX_RECORD_FIELDS} fields; this one has {len(item):,} "
+        "(they are not listed one by one)",
+    )
+
+
+def _over(at: Path, owner: str, cap: int, plural: str, count: int) -> Problem:
+    return Problem(
+        pointer(*at), "bad-size", f"{owner} at most {cap:,} {plural}; this one has {count:,}"
+    )
