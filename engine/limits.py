@@ -81,6 +81,12 @@ MAX_PACK_BYTES = 64 * 2**20
 #: every other field is an error, so a record with more than 32 is refused as a
 #: whole (one problem) instead of having each unknown field reported.
 MAX_RECORD_FIELDS = 32
+#: Problems one check lists. Past it a checker keeps counting (or, for schema
+#: errors, which cost about 70 µs each to explain, only notes which levels fail),
+#: and one more problem says how many were left out: a million faults must not cost
+#: a million records, gigabytes and three million printed lines. An author fixes
+#: problems from the top; a thousand is more than one sitting's worth.
+MAX_PROBLEMS = 1_000
 #: Nesting of a JSON document. A pack nests 7 deep (pack, levels, level, automata,
 #: automaton, pattern, step) and a share payload 9; 32 is far above any real
 #: document and far below Python's recursion limit, so no recursive walk overflows.
@@ -103,6 +109,12 @@ PARSE_BUDGET = 250_000
 #: half a second at most. Ten thousand Keke-sized levels need 480,000; 235 boards
 #: as dense as the 64x64 one above still fit.
 PACK_PARSE_BUDGET = 5_000_000
+
+#: Units of rule reading restoring one snapshot may cost: every position of its
+#: history is read (positions with the same words once). Ten boards at the parse
+#: budget, about two seconds; a thousand-move history of a Keke level needs
+#: about 50,000.
+SNAPSHOT_PARSE_BUDGET = 10 * PARSE_BUDGET
 
 # ----------------------------------------------------------------- payload limits
 

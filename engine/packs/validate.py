@@ -20,12 +20,19 @@ from typing import Any
 from pydantic import ValidationError as PydanticError
 
 from engine.context import LevelContext
-from engine.errors import Problem, RuleComplexityError, ValidationError, WorkLimitError, pointer
-from engine.limits import MAX_ID_LENGTH, PACK_PARSE_BUDGET
+from engine.errors import (
+    Problem,
+    ProblemList,
+    RuleComplexityError,
+    ValidationError,
+    WorkLimitError,
+    pointer,
+)
+from engine.limits import MAX_ID_LENGTH, MAX_PROBLEMS, PACK_PARSE_BUDGET
 from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.explain import path_key
-from engine.packs.schema import check_document, schema_problems
+from engine.packs.schema import check_document
 from engine.packs.sizes import level_size_problems, pack_size_problems
 from engine.rules import Meter, metered, parse_units
 from engine.tokens import FRAIL, Vocabulary, WordRole
@@ -72,14 +79,21 @@ def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
     """
     doc = parse_json_text(data) if isinstance(data, str | bytes) else data
     level_id = document_id(doc)
-    problems = level_size_problems(doc) or schema_problems("level", doc)
+    problems = ProblemList(MAX_PROBLEMS)
+    problems.extend(level_size_problems(doc))
     if not problems:
-        level, problems = _build_level(doc)
-        if level is not None:
-            problems = level_problems(level)
-            if not problems:
-                return level
-    raise ValidationError(p.located(pack=None, level=level_id) for p in problems)
+        schema = check_document("level", doc, limit=MAX_PROBLEMS)
+        problems.extend(schema.problems)
+        if schema.cut:
+            problems.uncounted = "more schema problems are not counted"
+    if not problems:
+        level, found = _build_level(doc)
+        problems.extend(found if level is None else level_problems(level))
+        if level is not None and not problems:
+            return level
+    raise ValidationError(
+        p.located(pack=None, level=level_id) for p in problems.listed(level=level_id)
+    )
 
 
 def _build_level(doc: Any, prefix: str = "") -> tuple[Level | None, list[Problem]]:
@@ -317,16 +331,26 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
     """
     levels = doc.get("levels") if isinstance(doc, dict) else None
     levels = levels if isinstance(levels, list) else []
-    too_big = pack_size_problems(doc)
-    if too_big:
-        return None, [
-            p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in too_big
-        ]
-    raw, checked = check_document("pack", doc)
-    problems = [p.located(pack=pack_name, level=document_id(_at(levels, p.pointer))) for p in raw]
-    if not checked:
-        return None, problems  # values no JSON text holds: nothing else can be trusted to run
+    problems = ProblemList(MAX_PROBLEMS)
+
+    def located(found: list[Problem]) -> Iterator[Problem]:
+        for p in found:
+            yield p.located(pack=pack_name, level=document_id(_at(levels, p.pointer)))
+
+    problems.extend(located(pack_size_problems(doc)))
+    if problems:
+        return None, problems.listed(pack=pack_name)
+    raw, checked, unexplained, _ = check_document("pack", doc, limit=MAX_PROBLEMS)
+    problems.extend(located(raw))
+    if not checked:  # values no JSON text holds: nothing else can be trusted to run
+        return None, problems.listed(pack=pack_name)
+    if unexplained:
+        problems.uncounted = (
+            f"{len(unexplained):,} more levels have schema problems that are not counted "
+            f"(the first is /levels/{unexplained[0]})"
+        )
     bad_levels = {p.pointer.split("/")[2] for p in raw if p.pointer.startswith("/levels/")}
+    bad_levels.update(str(index) for index in unexplained)
     nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in raw)
     declared = doc.get("nouns") if nouns_ok and isinstance(doc, dict) else None
     nouns = frozenset(declared) if isinstance(declared, dict) else None
@@ -342,7 +366,7 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
                 message = (
                     f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
                 )
-                problems.append(
+                problems.add(
                     Problem(prefix + "/id", "duplicate-level-id", message, pack_name, level_id)
                 )
             else:
@@ -351,16 +375,17 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
             continue  # its structure is broken: its schema problems say how
         level, found = _build_level(level_doc)
         if level is not None:
-            built.append(level)
+            if not problems:
+                built.append(level)  # kept only while the pack may still be valid
             try:
                 with metered(meter):
                     found = level_problems(level, nouns, read_rules=read_rules)
             except WorkLimitError as exc:
                 read_rules = False  # said once, where the total ran out
                 found = [Problem("/entities", "too-much-work", str(exc))]
-        problems += [p.located(pack=pack_name, level=level_id, prefix=prefix) for p in found]
+        problems.extend(p.located(pack=pack_name, level=level_id, prefix=prefix) for p in found)
     if problems:
-        return None, sorted(problems, key=lambda p: path_key(p.pointer))
+        return None, problems.listed(lambda p: path_key(p.pointer), pack=pack_name)
     try:  # levels are already models: pydantic keeps them as they are
         return Pack.model_validate({**doc, "levels": built}), []
     except PydanticError as exc:

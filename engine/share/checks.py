@@ -18,7 +18,8 @@ from typing import Any
 from pydantic import ValidationError as PydanticError
 
 from engine.context import LevelContext
-from engine.errors import Problem, ValidationError, WorkLimitError, pointer
+from engine.errors import Problem, ProblemList, ValidationError, WorkLimitError, pointer
+from engine.limits import MAX_PROBLEMS, MAX_RECORD_FIELDS
 from engine.model import Level, Pack
 from engine.packs.validate import document_id, load_level, pack_name, pack_problems
 from engine.play.game import Game
@@ -184,20 +185,20 @@ def check_replays(
     ``too-much-work`` and no later record is run.
     """
     checks: list[ReplayCheck] = []
-    problems: list[Problem] = []
+    problems = ProblemList(MAX_PROBLEMS)
     warnings: list[Problem] = []
     assert isinstance(records, list)  # check_envelope made sure
     for n, item in enumerate(records):
         where = f"/replays/{n}"
         found = list(record_problems(item, where))
         if found:
-            problems += found
+            problems.extend(found)
             continue
         record = ReplayRecord(item["level"], item["moves"], item["events"], item["final"])
         level = by_id.get(record.level)
         if level is None:
             if valid:
-                problems.append(
+                problems.add(
                     _problem(
                         where + "/level",
                         "unknown-level",
@@ -210,10 +211,10 @@ def check_replays(
             with metered(meter):
                 events, final = run_replay(level, record.moves)
         except WorkLimitError as exc:
-            problems.append(_problem(where, "too-much-work", str(exc), level.id))
+            problems.add(_problem(where, "too-much-work", str(exc), level.id))
             break
         except Exception as exc:
-            problems.append(_checker_failed(exc, where, SHARE_NAME, level.id))
+            problems.add(_checker_failed(exc, where, SHARE_NAME, level.id))
             continue
         check = ReplayCheck(n, record, events == record.events, final == record.final)
         checks.append(check)
@@ -235,7 +236,7 @@ def check_replays(
                     level.id,
                 )
             )
-    return checks, problems, warnings
+    return checks, problems.listed(pack=SHARE_NAME), warnings
 
 
 _RECORD_KEYS = ("events", "final", "level", "moves")
@@ -244,6 +245,14 @@ _RECORD_KEYS = ("events", "final", "level", "moves")
 def record_problems(item: object, where: str) -> Iterable[Problem]:
     if not isinstance(item, dict):
         yield _problem(where, "wrong-type", "a replay record is an object", None)
+        return
+    if len(item) > MAX_RECORD_FIELDS:
+        yield _problem(
+            where,
+            "bad-size",
+            f"a replay record has at most {MAX_RECORD_FIELDS} fields; this one has {len(item):,}",
+            None,
+        )
         return
     for key in _RECORD_KEYS:
         if key not in item:
