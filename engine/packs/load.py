@@ -24,7 +24,8 @@ from typing import Any
 from engine.errors import ValidationError
 from engine.limits import MAX_PACK_BYTES
 from engine.model import Pack
-from engine.packs.validate import pack_name, pack_problems, parse_json_text
+from engine.packs.jsontext import parse_json_text
+from engine.packs.validate import pack_name, pack_problems
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"

@@ -13,7 +13,6 @@ map over its documented limit is refused before any validator walks it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -32,6 +31,7 @@ from engine.limits import MAX_ID_LENGTH, MAX_PROBLEMS, PACK_PARSE_BUDGET
 from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
 from engine.packs.compiled import pattern_search
 from engine.packs.explain import path_key
+from engine.packs.jsontext import bad_text, parse_json_text
 from engine.packs.schema import check_document
 from engine.packs.sizes import level_size_problems, pack_size_problems
 from engine.rules import Meter, metered, parse_units
@@ -48,27 +48,6 @@ _ROLE_TEXT = {
     WordRole.PROPERTY: "a property",
     WordRole.MECHANIC: "a mechanic's property word",
 }
-
-
-def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
-    """Parse JSON, turning a syntax error into a located :class:`ValidationError`."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationError.single(
-            "",
-            "invalid-json",
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-            pack=source,
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise ValidationError.single(
-            "", "invalid-json", f"not valid JSON: not UTF-8 text (byte {exc.start})", pack=source
-        ) from None
-    except (RecursionError, ValueError) as exc:
-        raise ValidationError.single(
-            "", "invalid-json", f"not valid JSON: {exc}", pack=source
-        ) from None
 
 
 def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
@@ -104,15 +83,26 @@ def _build_level(doc: Any, prefix: str = "") -> tuple[Level | None, list[Problem
 
 
 def model_problems(exc: PydanticError, doc: Any, prefix: str = "") -> list[Problem]:
-    """A pydantic error as located problems (the schema should have caught it first)."""
-    return [
-        Problem(
-            prefix + pointer(*_document_path(doc, e["loc"])),
-            "wrong-type" if e["type"].endswith("_type") else "invalid-value",
-            e["msg"],
-        )
-        for e in exc.errors(include_url=False, include_input=False)
-    ]
+    """A pydantic error as located problems (the schema should have caught it first).
+
+    The schema cannot see one fault the models refuse: text holding a lone
+    surrogate, which is ``bad-text`` here as when it is read from a file. An
+    optional field is a union, so one fault can come back once per branch; it is
+    listed once.
+    """
+    found: dict[tuple[str, str], Problem] = {}
+    for e in exc.errors(include_url=False, include_input=False):
+        where = prefix + pointer(*_document_path(doc, e["loc"]))
+        if e["type"] == "string_unicode":
+            problem = bad_text(())
+            problem = Problem(where, problem.code, problem.message)
+        elif e["type"].endswith("_type"):
+            problem = Problem(where, "wrong-type", e["msg"])
+        else:
+            problem = Problem(where, "invalid-value", e["msg"])
+        found.setdefault((where, problem.code), problem)
+    bad = {where for where, code in found if code == "bad-text"}
+    return [p for (where, code), p in found.items() if code == "bad-text" or where not in bad]
 
 
 def _document_path(doc: Any, loc: tuple[Any, ...]) -> list[Any]:
@@ -128,8 +118,8 @@ def _document_path(doc: Any, loc: tuple[Any, ...]) -> list[Any]:
         in_list = isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current)
         if in_map or in_list:
             current = current[part]
-        elif index < len(loc) - 1 or part == "[key]":
-            continue  # a tag or a key marker: not part of the document
+        elif index < len(loc) - 1 or part == "[key]" or not isinstance(current, Mapping):
+            continue  # a tag, a key marker, or a union branch below a value
         path.append(part)
     return path
 
