@@ -104,6 +104,10 @@ class ProblemList:
         for problem in problems:
             self.add(problem)
 
+    def count(self, more: int) -> None:
+        """Count problems that are not kept (the list is full): nothing is built for them."""
+        self.total += more
+
     def __bool__(self) -> bool:
         return self.total > 0 or bool(self.uncounted)
 

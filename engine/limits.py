@@ -141,15 +141,17 @@ MAX_PAYLOAD_ENTITIES = 60_000
 #: Replay records in one payload (one per level at the level limit).
 MAX_PAYLOAD_REPLAYS = 1_000
 #: Replay work in one payload: the sum over records of (moves + 1) x the level's
-#: entities. At about 11 µs per entity-move, re-running every replay takes at
-#: most about eleven seconds.
-MAX_PAYLOAD_REPLAY_WORK = 1_000_000
+#: entities. At about 11 µs per entity-move, re-running every replay takes at most
+#: about 1.7 s: a payload of a few kilobytes must not cost more than that (it was
+#: 1,000,000, eleven seconds, until issue 20). Every solution of the 113 Keke
+#: classics needs 62,397.
+MAX_PAYLOAD_REPLAY_WORK = 150_000
 #: Units of rule reading (see :data:`PARSE_BUDGET`) a payload's replays and
 #: snapshot may cost together. Every position they reach is read, so a level that
 #: fits the parse budget could still be pushed into costly boards thousands of
-#: times. Replaying every solution of the 113 Keke classics needs 47,205; a payload
-#: at the replay work limit with Keke-like levels about 750,000.
-MAX_PAYLOAD_PLAY_UNITS = 1_000_000
+#: times; at about a microsecond a unit this is half a second. Replaying every
+#: solution of the 113 Keke classics needs 47,205.
+MAX_PAYLOAD_PLAY_UNITS = 500_000
 #: Positions plus entity records of a payload's snapshot (current and history):
 #: restoring one costs about what validating an entity does, like the entity limit.
 MAX_PAYLOAD_SNAPSHOT_RECORDS = 60_000

@@ -373,7 +373,10 @@ def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]
             except WorkLimitError as exc:
                 read_rules = False  # said once, where the total ran out
                 found = [Problem("/entities", "too-much-work", str(exc))]
-        problems.extend(p.located(pack=pack_name, level=level_id, prefix=prefix) for p in found)
+        if problems.full:
+            problems.count(len(found))  # past the limit: counted, not located
+        else:
+            problems.extend(p.located(pack=pack_name, level=level_id, prefix=prefix) for p in found)
     if problems:
         return None, problems.listed(lambda p: path_key(p.pointer), pack=pack_name)
     try:  # levels are already models: pydantic keeps them as they are
