@@ -148,3 +148,14 @@ def test_a_payload_with_a_long_pattern_is_refused_before_the_schema(no_schema: N
     text = to_text(seal({"level": level}))
     preview = share.decode(text)
     assert [(p.pointer, p.code) for p in preview.problems] == [("/automata/0/pattern", "bad-size")]
+
+
+def test_docs_validation_lists_every_cap() -> None:
+    """docs/validation.md lists every limit of engine/limits.py, by name, with its reason."""
+    import engine.limits
+    from tests.support import ROOT
+
+    text = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    names = [n for n in vars(engine.limits) if n.isupper() and not n.startswith("_")]
+    assert len(names) > 30
+    assert [n for n in names if f"`{n}`" not in text] == []
