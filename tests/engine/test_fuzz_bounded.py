@@ -95,10 +95,11 @@ def answered(call: Any, *args: Any) -> Any:
     try:
         return call(*args)
     except ValidationError as exc:
-        assert exc.errors
-        assert all(isinstance(p.pointer, str) and p.code for p in exc.errors)
-        assert len(exc.errors) <= 1_001
-        return None
+        errors = exc.errors
+    assert errors
+    assert all(isinstance(p.pointer, str) and p.code for p in errors)
+    assert len(errors) <= 1_001
+    return None
 
 
 @BOUNDED
