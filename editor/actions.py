@@ -60,6 +60,13 @@ FILE_ACTIONS = (
         "Save the pack as a folder holding pack.json",
     ),
     ActionSpec(
+        "actionRestoreBackup",
+        "Restore &Backup…",
+        "",
+        "",
+        "Open a version of this pack that an earlier save kept",
+    ),
+    ActionSpec(
         "actionPackProperties", "Pack &Properties…", "", "properties", "Pack id, title and author"
     ),
     ActionSpec("actionQuit", "&Quit", SK.Quit, "", "Close the editor"),
@@ -96,6 +103,25 @@ VIEW_ACTIONS = (
         "Ctrl+Shift+T",
         "",
         "Switch between light and dark",
+        checkable=True,
+    ),
+)
+#: View toggles of the rules panel (docs/editor.md, "Rules panel").
+RULES_VIEW_ACTIONS = (
+    ActionSpec(
+        "actionDimUnusedWords",
+        "Dim &Unused Words",
+        "Ctrl+Shift+U",
+        "",
+        "Dim every word that forms no rule at move 0, as the game does",
+        checkable=True,
+    ),
+    ActionSpec(
+        "actionPropertyOverlay",
+        "&Property Overlay",
+        "Ctrl+Shift+B",
+        "",
+        "Badges on objects for what they are at move 0 (YOU, WIN, STOP …)",
         checkable=True,
     ),
 )
@@ -140,6 +166,25 @@ LEVEL_ACTIONS = (
         "add-noun",
         "Add a noun (name and colour) to the pack",
     ),
+)
+
+
+HELP_ACTIONS = (
+    ActionSpec(
+        "actionGettingStarted",
+        "&Getting Started",
+        SK.HelpContents,
+        "",
+        "Paint a sentence, see its rule, play, solve, validate, share",
+    ),
+    ActionSpec(
+        "actionShortcuts",
+        "&Keyboard Shortcuts",
+        "Ctrl+/",
+        "",
+        "Every action that has a key, from the actions themselves",
+    ),
+    ActionSpec("actionAbout", "&About Rulegrid", "", "", "Versions of Rulegrid, Python and Qt"),
 )
 
 

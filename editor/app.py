@@ -7,10 +7,12 @@ when the tutorial is not there.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from editor.io.clipboard import release_clipboard
@@ -42,4 +44,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.aboutToQuit.connect(release_clipboard)
     window = MainWindow(default_pack(args.pack), settings=EditorSettings.for_user())
     window.show()
+    smoke = os.environ.get(SMOKE_VARIABLE)
+    if smoke:  # CI starts the editor as the README prints it and checks that it comes up
+        QTimer.singleShot(0, lambda: _report_up(window))
+        QTimer.singleShot(int(float(smoke) * 1000), app.quit)
     return app.exec()
+
+
+#: Seconds after which the editor quits by itself, having said that it came up (CI's check).
+SMOKE_VARIABLE = "RULEGRID_EDITOR_SMOKE_SECONDS"
+
+
+def _report_up(window: MainWindow) -> None:
+    pack = window.pack
+    sys.stdout.write(f"rulegrid-editor: up, {pack.display_name()} with {len(pack.levels)} levels\n")
+    sys.stdout.flush()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,7 +24,9 @@ from PySide6.QtWidgets import (
 from editor.actions import (
     EDIT_ACTIONS,
     FILE_ACTIONS,
+    HELP_ACTIONS,
     LEVEL_ACTIONS,
+    RULES_VIEW_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -40,9 +42,12 @@ from editor.documents.values import Pos
 from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
+from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
+from editor.panels.rules_panel import RulesPanel
 from editor.resources import icon
 from editor.settings import EditorSettings
+from editor.tasks.analysis import AnalysisService
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -53,6 +58,13 @@ from editor.tools import (
     Tool,
 )
 from editor.views.canvas import GridCanvas
+from editor.views.help import (
+    HelpDialog,
+    WelcomePanel,
+    about_html,
+    getting_started_html,
+    shortcuts_html,
+)
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
 from editor.views.look import Look
@@ -85,6 +97,8 @@ class MainWindow(QMainWindow):
         self.renderer = TileRenderer(self.look)
         self.undo_group = QUndoGroup(self)
         self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
+        self.recovery = RecoveryStore(self.settings.data_folder / "recovery")
+        self.autosaver = Autosaver(self.session, self.recovery, parent=self)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
         self.setCentralWidget(self.canvas)
@@ -103,6 +117,8 @@ class MainWindow(QMainWindow):
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setEmptyLabel("<opened>")
+        self.analysis = AnalysisService(self.session, self)
+        self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
         self.level_actions = LevelActions(
             session=self.session,
             dialogs=self.dialogs,
@@ -148,10 +164,29 @@ class MainWindow(QMainWindow):
         self.activate_tool(self.tools[0])
         if pack_path is None or not self.files.open_path(pack_path, ask_first=False):
             self.session.set_pack(PackDocument.untitled())
+        QTimer.singleShot(0, self._offer_recovery)  # once the window is up
 
     # ------------------------------------------------------------ public API
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
+
+    def show_help(self, page: str) -> HelpDialog:
+        """Open a help page ("gettingStarted", "shortcuts" or "about"), non-modal."""
+        titles = {
+            "gettingStarted": "Getting Started",
+            "shortcuts": "Keyboard Shortcuts",
+            "about": "About Rulegrid",
+        }
+        dialog = self.findChild(HelpDialog, page) or HelpDialog(titles[page], page, self)
+        if page == "gettingStarted":
+            dialog.set_html(getting_started_html(dialog.browser, self.renderer))
+        elif page == "shortcuts":
+            dialog.set_html(shortcuts_html(self.actions_by_id.values()))
+        else:
+            dialog.set_html(about_html())
+        dialog.show()
+        dialog.raise_()
+        return dialog
 
     def activate_tool(self, tool: Tool) -> None:
         self.canvas.set_tool(tool)
@@ -185,6 +220,10 @@ class MainWindow(QMainWindow):
             "actionSave": files.save,
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
+            "actionRestoreBackup": files.restore_backup,
+            "actionGettingStarted": lambda: self.show_help("gettingStarted"),
+            "actionShortcuts": lambda: self.show_help("shortcuts"),
+            "actionAbout": lambda: self.show_help("about"),
             "actionPackProperties": la.edit_pack_properties,
             "actionQuit": self.close,
             "actionCut": la.cut,
@@ -209,10 +248,18 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
         }
         self.actions_by_id.update(
             build_actions(
-                self, FILE_ACTIONS + EDIT_ACTIONS + VIEW_ACTIONS + LEVEL_ACTIONS, handlers
+                self,
+                FILE_ACTIONS
+                + EDIT_ACTIONS
+                + VIEW_ACTIONS
+                + RULES_VIEW_ACTIONS
+                + LEVEL_ACTIONS
+                + HELP_ACTIONS,
+                handlers,
             )
         )
         self.actions_by_id["actionZoomIn"].setShortcuts(
@@ -265,6 +312,7 @@ class MainWindow(QMainWindow):
             "actionSave",
             "actionSaveAs",
             "actionSaveAsFolder",
+            "actionRestoreBackup",
             None,
             "actionPackProperties",
             None,
@@ -295,6 +343,9 @@ class MainWindow(QMainWindow):
             "actionShowGrid",
             "actionDarkTheme",
             None,
+            "actionDimUnusedWords",
+            "actionPropertyOverlay",
+            None,
         )
         self.panels_menu = view.addMenu("&Panels")
         tools_menu = bar.addMenu("&Tools")
@@ -316,6 +367,8 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self.help_menu = bar.addMenu("&Help")
+        self._add(self.help_menu, "actionGettingStarted", "actionShortcuts", None, "actionAbout")
         main = QToolBar("Main", self)
         main.setObjectName("mainToolBar")
         main.setIconSize(QSize(20, 20))
@@ -364,6 +417,23 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.docks.add(
+            "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
+        ).raise_()
+        if not self.settings.welcomed:
+            self._add_welcome(right)
+
+    def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
+        """The first start's welcome panel, until the author dismisses it ("Got it")."""
+        welcome = WelcomePanel(self.renderer)
+        dock = self.docks.add("welcome", "Welcome", welcome, area, tabify_with="stackInspector")
+        dock.raise_()  # the first thing a new author reads
+
+        def dismiss() -> None:
+            self.settings.welcomed = True
+            dock.close()
+
+        welcome.dismissed.connect(dismiss)
 
     def _build_status_bar(self) -> None:
         status = self.statusBar()
@@ -475,4 +545,8 @@ class MainWindow(QMainWindow):
         self.settings.window_state = self.saveState()
         self.settings.sync()
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
+        self.autosaver.discard()  # a clean exit leaves no recovery file
         event.accept()
+
+    def _offer_recovery(self) -> None:
+        offer_recovery(self.recovery, self.dialogs, self, self.session)

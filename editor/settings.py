@@ -6,9 +6,14 @@ use a throwaway INI file and never touch the author's real preferences.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import platformdirs
 from PySide6.QtCore import QByteArray, QSettings
 
 MAX_RECENT = 10
+DEFAULT_BACKUPS = 10
+MAX_BACKUPS = 1_000
 THEMES = ("light", "dark")
 
 
@@ -95,6 +100,39 @@ class EditorSettings:
 
     def sync(self) -> None:
         self._store.sync()
+
+    @property
+    def welcomed(self) -> bool:
+        """Whether the author dismissed the first start's welcome panel."""
+        return _as_bool(self._store.value("view/welcomed", False))
+
+    @welcomed.setter
+    def welcomed(self, value: bool) -> None:
+        self._store.setValue("view/welcomed", bool(value))
+
+    # ------------------------------------------------------ data and backups
+    @property
+    def data_folder(self) -> Path:
+        """Where the editor keeps recovery files and backups (the platform's user data folder)."""
+        value = self._store.value("paths/data", "")
+        return Path(str(value)) if value else Path(platformdirs.user_data_dir("rulegrid", False))
+
+    @data_folder.setter
+    def data_folder(self, value: Path) -> None:
+        self._store.setValue("paths/data", str(value))
+
+    @property
+    def backup_count(self) -> int:
+        """How many previous versions of each pack a save keeps (0 keeps none)."""
+        try:
+            value = int(str(self._store.value("files/backup_count", DEFAULT_BACKUPS)))
+        except ValueError:
+            return DEFAULT_BACKUPS
+        return max(0, min(MAX_BACKUPS, value))
+
+    @backup_count.setter
+    def backup_count(self, value: int) -> None:
+        self._store.setValue("files/backup_count", max(0, min(MAX_BACKUPS, int(value))))
 
 
 def _as_bool(value: object) -> bool:

@@ -28,12 +28,20 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.load import load_pack
+from engine.packs.load import load_pack, load_pack_document
 from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.validate import load_level
+from engine.play.analysis import (
+    LevelAnalysis,
+    LevelReader,
+    RuleEffect,
+    analyze_level,
+    check_level,
+)
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
+from engine.play.hints import RuleHint, StackChoice
 from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
 from engine.rules import Rule
 from engine.share.codec import ShareError
@@ -63,6 +71,8 @@ __all__ = [
     "KekeUnsupported",
     "KekeUnsupportedError",
     "Level",
+    "LevelAnalysis",
+    "LevelReader",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
@@ -70,11 +80,14 @@ __all__ = [
     "Problem",
     "Rule",
     "RuleComplexityError",
+    "RuleEffect",
+    "RuleHint",
     "ShareError",
     "SolutionCheck",
     "SolveProgress",
     "SolveResult",
     "SolveStatus",
+    "StackChoice",
     "Strategy",
     "TurnEvent",
     "ValidationError",
@@ -82,6 +95,8 @@ __all__ = [
     "WaitStep",
     "WordEntity",
     "WordRole",
+    "analyze_level",
+    "check_level",
     "check_solution",
     "dump_pack",
     "export_keke",
@@ -89,6 +104,7 @@ __all__ = [
     "import_keke",
     "load_level",
     "load_pack",
+    "load_pack_document",
     "parse_moves",
     "replay",
     "save_pack",

@@ -7,14 +7,16 @@ test ever blocks on a modal event loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Protocol
 
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
 from editor.dialogs.problems import ProblemsDialog
+from editor.dialogs.recovery import RecoveryAnswer, RecoveryDialog
 from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
@@ -67,6 +69,16 @@ class Dialogs(Protocol):
     def confirm(self, parent: QWidget, title: str, text: str) -> bool: ...
 
     def error(self, parent: QWidget, title: str, text: str) -> None: ...
+
+    def offer_recovery(
+        self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
+    ) -> RecoveryAnswer | None:
+        """After a crash: ("restore" | "discard", index) of the offered work, or None (later)."""
+        ...
+
+    def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
+        """Which kept version of the pack to restore (newest first), or None."""
+        ...
 
 
 class QtDialogs:
@@ -161,3 +173,21 @@ class QtDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)
+
+    def offer_recovery(
+        self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
+    ) -> RecoveryAnswer | None:
+        dialog = RecoveryDialog(descriptions, compare, parent)
+        dialog.exec()
+        return dialog.answer
+
+    def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
+        choice, ok = QInputDialog.getItem(
+            parent,
+            "Restore Backup",
+            "Kept versions of this pack, newest first:",
+            descriptions,
+            0,
+            False,
+        )
+        return descriptions.index(choice) if ok and choice in descriptions else None

@@ -167,6 +167,11 @@ class PackDocument(QObject):
             return "untitled"
         return self.path.name
 
+    def mark_unsaved(self) -> None:
+        """Count as changed against the file on disk (restored work): no undo reaches "saved"."""
+        self.undo_stack.resetClean()
+        self._update_dirty()
+
     def mark_saved(self, path: Path, *, folder: bool) -> None:
         self.path, self.folder = path, folder
         self.undo_stack.setClean()

@@ -7,6 +7,7 @@ and records recent packs in the settings.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import engine
 from editor.dialogs.questions import Dialogs
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
+from editor.io.backups import BackupStore
 from editor.io.pack_io import (
     RepairImpossibleError,
     is_generated_pack,
@@ -44,6 +46,8 @@ class PackFiles(QObject):
         self._status = status
         #: Problems the engine found in the pack as last opened or saved (empty: valid).
         self.problems: list[engine.Problem] = []
+        #: Previous versions kept by each save (File ▸ Restore Backup).
+        self.backups = BackupStore(settings.data_folder / "backups")
 
     @property
     def pack(self) -> PackDocument:
@@ -133,7 +137,13 @@ class PackFiles(QObject):
 
     def _write(self, path: Path, *, folder: bool) -> bool:
         try:
-            self.problems = save_pack(self.pack, path, folder=folder)
+            self.problems = save_pack(
+                self.pack,
+                path,
+                folder=folder,
+                backups=self.backups,
+                keep=self._settings.backup_count,
+            )
         except OSError as exc:
             self._dialogs.error(self._window, "Could not save", f"{path}: {exc.strerror or exc}")
             return False
@@ -146,6 +156,31 @@ class PackFiles(QObject):
             )
         else:
             self._status(f"Saved {path.name}")
+        return True
+
+    def restore_backup(self) -> bool:
+        """Open a kept version of this pack in its place (unsaved until the author saves)."""
+        pack = self.pack
+        target = (
+            None if pack.path is None else (pack.path / "pack.json" if pack.folder else pack.path)
+        )
+        kept = self.backups.list(target) if target is not None else []
+        if not kept:
+            self._status("No backups of this pack yet: each save keeps the previous version")
+            return False
+        index = self._dialogs.choose_backup(self._window, [b.describe() for b in kept])
+        if index is None or not self.maybe_keep_changes():
+            return False
+        backup = kept[index]
+        try:
+            data = json.loads(backup.path.read_text(encoding="utf-8"))
+            document = PackDocument.from_data(data, path=pack.path, folder=pack.folder, notes=[])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            self._dialogs.error(self._window, "Restore Backup", f"{backup.path.name}: {exc}")
+            return False
+        document.mark_unsaved()
+        self._session.set_pack(document)
+        self._status(f"Restored the version of {backup.describe()}; save to keep it")
         return True
 
     # ---------------------------------------------------------------- close

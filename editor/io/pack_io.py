@@ -19,6 +19,7 @@ from typing import Any
 
 import engine
 from editor.documents.pack import PackDocument
+from editor.io.backups import BackupStore
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"
@@ -53,12 +54,13 @@ def open_pack(path: Path, *, trust: bool = False) -> OpenResult:
     on the next open.
     """
     try:
-        pack = engine.load_pack(path, trust=trust)
+        pack, written = engine.load_pack_document(path, trust=trust)
     except engine.ValidationError as exc:
         return OpenResult(None, list(exc.errors))
     if is_generated_pack(path):
         return OpenResult(PackDocument.from_pack(pack))
-    return OpenResult(PackDocument.from_pack(pack, path=path, folder=path.is_dir()))
+    # The document as written, not the model's dump: saving it untouched changes nothing.
+    return OpenResult(PackDocument.from_data(written, path=path, folder=path.is_dir()))
 
 
 def read_for_repair(path: Path) -> tuple[PackDocument, list[str]]:
@@ -83,14 +85,26 @@ def read_for_repair(path: Path) -> tuple[PackDocument, list[str]]:
     return document, notes
 
 
-def save_pack(document: PackDocument, path: Path, *, folder: bool) -> list[engine.Problem]:
+def save_pack(
+    document: PackDocument,
+    path: Path,
+    *,
+    folder: bool,
+    backups: BackupStore | None = None,
+    keep: int = 0,
+) -> list[engine.Problem]:
     """Write the pack atomically; return the problems the engine finds in what was written.
 
     The pack is written even when it has problems: an author's work is never
-    refused at save time. The caller reports the problems.
+    refused at save time. The caller reports the problems. With ``backups``, the
+    file being replaced is kept first (the newest ``keep`` versions stay).
     """
     data = document.to_data()
-    engine.save_pack(data, path / PACK_FILE if folder else path)
+    target = path / PACK_FILE if folder else path
+    text = engine.dump_pack(data)  # fails (a value JSON cannot hold) before anything moves
+    if backups is not None:
+        backups.keep(target, keep)
+    engine.write_atomic(target, text)
     document.mark_saved(path, folder=folder)
     return validate(data)
 

@@ -35,8 +35,9 @@ from PySide6.QtWidgets import QWidget
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import Pos, signature
+from editor.documents.values import Pos
 from editor.tools import Overlay, PickerTool, SelectTool, Tool
+from editor.views.cell_pictures import CellPictures
 from editor.views.tiles import TileRenderer
 
 ZOOM_STEPS = (6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128)
@@ -89,7 +90,9 @@ class GridCanvas(QWidget):
         self._space_down = False
         self._auto_fit = True  # keep fitting on resize until the author zooms or pans
         self._show_grid = True
-        self._looks: dict[Pos, QPixmap] = {}
+        self._pictures = CellPictures(renderer, self)
+        self._pictures.set_size(self._cell)
+        self._pictures.refined.connect(self._on_pictures_refined)
         self._grid_tile = QPixmap()
         self._fitted_size: tuple[int, int] | None = None  # the level size the view fits
         self._highlight: tuple[int, ...] = ()
@@ -193,8 +196,13 @@ class GridCanvas(QWidget):
 
     def refresh_pictures(self) -> None:
         """Redraw everything: the theme, the nouns' colours or the level's vocabulary changed."""
-        self._looks.clear()
+        self._pictures.forget_all()
         self._grid_tile = QPixmap()
+        self.update()
+
+    def finish_pictures(self) -> None:
+        """Draw every cell's exact picture now (before a screenshot or an export)."""
+        self._pictures.finish()
         self.update()
 
     def cell_at(self, point: QPointF | QPoint) -> Pos:
@@ -314,7 +322,8 @@ class GridCanvas(QWidget):
         self, painter: QPainter, level: LevelDocument, x0: int, x1: int, y0: int, y1: int
     ) -> None:
         cells = level.cells()
-        looks, renderer, cell = self._looks, self._renderer, self._cell
+        pictures = self._pictures.begin_paint(cells)
+        cell = self._cell
         ox, oy = self._origin.x(), self._origin.y()
         draw = painter.drawPixmap
         if (x1 - x0 + 1) * (y1 - y0 + 1) < len(cells):
@@ -327,10 +336,19 @@ class GridCanvas(QWidget):
         else:
             items = ((p, s) for p, s in cells.items() if x0 <= p.x <= x1 and y0 <= p.y <= y1)
         for pos, stack in items:
-            pixmap = looks.get(pos)
-            if pixmap is None:
-                pixmap = looks[pos] = renderer.stack(signature(stack), cell)
-            draw(ox + pos.x * cell, oy + pos.y * cell, pixmap)
+            pixmap = pictures.exact(pos, stack)
+            if pixmap is not None:
+                draw(ox + pos.x * cell, oy + pos.y * cell, pixmap)
+                continue
+            stale, top = pictures.stand_in(pos, stack)
+            target = QRect(ox + pos.x * cell, oy + pos.y * cell, cell, cell)
+            if stale is not None:  # the previous zoom's picture, until this one is drawn
+                draw(target, stale)
+            else:  # a block with the tile's main colour, until the picture is drawn
+                inset = max(1, cell // 12)
+                painter.fillRect(
+                    target.adjusted(inset, inset, -inset, -inset), self._renderer.fill_of(top)
+                )
 
     def _draw_highlight(self, painter: QPainter, board: QRect) -> None:
         """Dim everything but the highlighted cells, then outline those cells.
@@ -487,7 +505,7 @@ class GridCanvas(QWidget):
                 (level.properties_changed, self._on_level_properties_changed),
             ]
         )
-        self._looks.clear()
+        self._pictures.forget_all()
         self._hover = None
         self.clear_highlight()
         if self._tool is not None:
@@ -498,8 +516,7 @@ class GridCanvas(QWidget):
         self.update()
 
     def _on_level_cells_changed(self, changed: frozenset[Pos]) -> None:
-        for pos in changed:
-            self._looks.pop(pos, None)
+        self._pictures.forget(changed)
         if self._highlight:
             self._highlight_cells = None
             self.update()
@@ -517,7 +534,7 @@ class GridCanvas(QWidget):
             )
 
     def _on_level_properties_changed(self) -> None:
-        self._looks.clear()
+        self._pictures.forget_all()
         level = self._level
         size = (level.width, level.height) if level is not None else None
         if size != self._fitted_size:  # a resize: show the whole new board
@@ -552,8 +569,14 @@ class GridCanvas(QWidget):
     def _view_center(self) -> QPoint:
         return self.rect().center()
 
+    def _on_pictures_refined(self, cells: list[Pos]) -> None:
+        region = QRegion()
+        for pos in cells:
+            region += self.cell_rect(pos)
+        self.update(region)
+
     def _zoomed(self) -> None:
-        self._looks.clear()
+        self._pictures.set_size(self._cell)
         self._grid_tile = QPixmap()
         self.update()
         self.zoom_changed.emit(self.zoom_percent())

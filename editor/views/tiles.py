@@ -73,6 +73,13 @@ class TileRenderer:
             return QColor(PROPERTY_COLORS[stamp.token])
         return QColor(AUTOMATON_COLOR)
 
+    def fill_of(self, stamp: Stamp) -> QColor:
+        """The colour that fills most of the stamp's tile (a stand-in while it is drawn)."""
+        role = self.role(stamp)
+        if role in (WordRole.NOUN, WordRole.OPERATOR):
+            return QColor(self._theme.word_tile)
+        return self.color_of(stamp)
+
     # --------------------------------------------------------------- pictures
     def icon(self, stamp: Stamp, size: int = 24) -> QIcon:
         return QIcon(self.tile(stamp, size))
@@ -90,6 +97,11 @@ class TileRenderer:
             painter.end()
             self._tiles[key] = pixmap
         return pixmap
+
+    def cached_stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap | None:
+        """The stack's picture if it is already drawn (nothing is drawn here)."""
+        self._fresh()
+        return self._stacks.get((look, size))
 
     def stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap:
         """The picture of a stack: its top tile, chips for what lies beneath, a count badge."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 from engine.cli import keke, play, schema, share, solve, validate
 from engine.errors import ValidationError
@@ -23,10 +24,19 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rulegrid",
         description="Rulegrid: validate, play and solve rule-pushing puzzle packs.",
     )
+    parser.add_argument("--version", action="version", version=f"rulegrid {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(sub)
     return parser
+
+
+def version() -> str:
+    """The installed distribution's version (the source tree's when not installed)."""
+    try:
+        return metadata.version("rulegrid")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

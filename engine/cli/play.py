@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from engine.cli.common import find_level, open_pack
+from engine.cli.common import open_playable
 from engine.errors import ValidationError
 from engine.play.game import Game
 from engine.play.replay import parse_moves
@@ -24,14 +24,15 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = open_pack(args.pack, trust=args.trust)
-    level = find_level(pack, args.level)
+    pack = open_playable(args.pack, trust=args.trust)
+    level = pack.find(args.level)
+    pack.warn()
     text = sys.stdin.read().strip() if args.moves == "-" else args.moves
     try:
         directions = parse_moves(text)
     except ValueError as exc:
         raise ValidationError.single(
-            "", "bad-moves", str(exc), pack=pack.id, level=level.id
+            "", "bad-moves", str(exc), pack=pack.name, level=level.id
         ) from None
     game = Game(level)
     for direction in directions:

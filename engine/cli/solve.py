@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from engine.cli.common import find_level, open_pack
+from engine.cli.common import open_playable
 from engine.model import Level
 from engine.solve.search import DEFAULT_MAX_STATES, SolveProgress, SolveResult, Strategy, solve
 
@@ -78,8 +78,9 @@ def _count(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = open_pack(args.pack, trust=args.trust)
-    levels = [find_level(pack, args.level)] if args.level is not None else list(pack.levels)
+    pack = open_playable(args.pack, trust=args.trust)
+    levels = [pack.find(args.level)] if args.level is not None else list(pack.levels)
+    pack.warn()
     results: list[tuple[Level, SolveResult]] = []
     table = not args.json and args.level is None
     if table:

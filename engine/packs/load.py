@@ -41,6 +41,21 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) ->
     Raises:
         ValidationError: problems located as ``PACK/levels/N/... (level "id")``.
     """
+    return load_pack_document(source, trust=trust)[0]
+
+
+def load_pack_document(
+    source: str | Path | Mapping[str, Any], *, trust: bool = False
+) -> tuple[Pack, dict[str, Any]]:
+    """:func:`load_pack`, and the validated document as the author wrote it.
+
+    Tools that write a pack back (the editor) keep the document, not the model's
+    dump: the model fills in defaults (``"phase": 0``) and a fixed key order, and a
+    pack opened and saved untouched must not change.
+
+    Raises:
+        ValidationError: as :func:`load_pack`.
+    """
     if isinstance(source, Mapping):
         doc: Any = dict(source)
         name = pack_name(doc)
@@ -50,7 +65,7 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) ->
     pack, problems = pack_problems(doc, name)
     if pack is None:
         raise ValidationError(problems)
-    return pack
+    return pack, doc
 
 
 def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:

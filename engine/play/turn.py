@@ -13,22 +13,25 @@ An accepted step runs, in this order:
 
 A step whose player movement moves nothing, or whose board would exceed the parse
 budget, is rejected and changes nothing. The settle (game start and reset) is the
-same without movement and without FRAIL. Every collection is iterated in id or
+same without movement and without FRAIL. Contacts are resolved cell by cell
+(:func:`cell_contacts`), which an incremental reader of the settle reuses. (Over
+400 lines: the phases share their helpers and read best in one place.) Every collection is iterated in id or
 row-major order, so results never depend on hash order.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.context import LevelContext, Piece
 from engine.errors import RuleComplexityError
-from engine.model import MoveStep
+from engine.model import Automaton, MoveStep
 from engine.play.board import Board, Direction, Frame
 from engine.play.events import Json, TurnEvent
 from engine.rules import Rule, RuleTable, parse_rules
-from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU
+from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU, Vocabulary
 
 Cell = tuple[int, int]
 
@@ -47,15 +50,38 @@ def settle(ctx: LevelContext, pieces: tuple[Piece, ...], phases: tuple[int, ...]
     Raises:
         RuleComplexityError: the board exceeds the parse budget.
     """
+    return settle_board(ctx.vocabulary, pieces, phases).frame
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A settled board and what the settle did to the authored one (event entry form)."""
+
+    frame: Frame
+    transformed: list[Json]
+    destroyed: list[Json]
+
+
+def settle_board(
+    vocabulary: Vocabulary, pieces: tuple[Piece, ...], phases: tuple[int, ...]
+) -> Settled:
+    """:func:`settle`, reading words with ``vocabulary`` and reporting its effects.
+
+    Only the vocabulary of a level matters to the settle, so a lenient reading of a
+    level that fails validation (engine.play.analysis) settles exactly as a game does.
+
+    Raises:
+        RuleComplexityError: the board exceeds the parse budget.
+    """
     board = Board(pieces)
-    rules = read_rules(ctx, board.words())
-    table = table_for(ctx, rules)
-    _transform(board, table, set())
+    rules = parse_rules(board.words(), vocabulary)
+    table = RuleTable.build(rules, vocabulary)
+    transformed = _transform(board, table, set())
     # Transformations change objects, never words, so the second read is the first.
     destroyed, won = _contacts(board, table)
     if any(d.get("text") is not None for d in destroyed):
-        rules = read_rules(ctx, board.words())
-    return Frame(board.freeze(), phases, 0, won, rules)
+        rules = parse_rules(board.words(), vocabulary)
+    return Settled(Frame(board.freeze(), phases, 0, won, rules), transformed, destroyed)
 
 
 def has_control(ctx: LevelContext, frame: Frame, table: RuleTable | None = None) -> bool:
@@ -68,12 +94,25 @@ def automata_entries(ctx: LevelContext, frame: Frame, table: RuleTable | None = 
     """The automata entries of the state record: authored fields plus derived carriers."""
     if not ctx.automata:
         return []
-    table = table or table_for(ctx, frame.rules)
+    objects = ((i, name) for i, kind, name, _, _ in frame.pieces if kind == "object")
+    return automaton_records(
+        ctx.automata, frame.phases, objects, table or table_for(ctx, frame.rules)
+    )
+
+
+def automaton_records(
+    automata: tuple[Automaton, ...],
+    phases: tuple[int, ...],
+    objects: Iterable[tuple[int, str]],
+    table: RuleTable,
+) -> list[Json]:
+    """The entries of ``automata`` at ``phases`` for ``objects`` ((id, noun), ascending id)."""
+    objects = list(objects)
     entries: list[Json] = []
-    for automaton, phase in zip(ctx.automata, frame.phases, strict=True):
+    for automaton, phase in zip(automata, phases, strict=True):
         groups: dict[str, list[int]] = {}
-        for i, kind, name, _, _ in frame.pieces:
-            if kind == "object" and _carries(table, automaton.subject, automaton.property, name):
+        for i, name in objects:
+            if _carries(table, automaton.subject, automaton.property, name):
                 groups.setdefault(name, []).append(i)
         pattern = [step.to_data() for step in automaton.pattern]
         entries.append(
@@ -300,18 +339,26 @@ def _block(i: int, direction: str | None, blocker: int | None, reason: str) -> J
     return {"id": i, "dir": direction, "blockerId": blocker, "reason": reason}
 
 
+def transform_entry(i: int, noun: str, table: RuleTable) -> Json | None:
+    """The transformation record of object ``i`` of ``noun`` under ``table``, if it has a link."""
+    link = table.transforms.get(noun)
+    if link is None:
+        return None
+    target, rule = link
+    return {"id": i, "from": noun, "to": target, "rule": rule.to_dict()}
+
+
 def _transform(board: Board, table: RuleTable, done: set[int]) -> list[Json]:
     """Apply at most one noun link to each object not yet transformed this turn."""
     out: list[Json] = []
     for i in list(board.objects()):
         if i in done:
             continue
-        link = table.transforms.get(board.name[i])
-        if link is None:
+        entry = transform_entry(i, board.name[i], table)
+        if entry is None:
             continue
-        target, rule = link
-        out.append({"id": i, "from": board.name[i], "to": target, "rule": rule.to_dict()})
-        board.name[i] = target
+        out.append(entry)
+        board.name[i] = entry["to"]
         done.add(i)
     return out
 
@@ -354,36 +401,69 @@ def _frail_checkpoint(
     return out
 
 
+Occupant = tuple[int, str, str]  # (id, kind, noun-or-text), one entity of a cell
+
+
+def cell_contacts(
+    cell: Cell, occupants: list[Occupant], table: RuleTable
+) -> tuple[list[Json], list[Json]]:
+    """SINK, then DEFEAT, in one cell whose ``occupants`` are in ascending id.
+
+    Contacts never reach past their cell, so a board's contacts are this, cell by
+    cell: the settle, a turn and an incremental reader (engine.play.analysis) all
+    resolve them here. Returns the sunk and the defeated entries (event form).
+    """
+
+    def has(o: Occupant, prop: str) -> bool:
+        return o[1] == "object" and table.has(o[2], prop)
+
+    def entry(o: Occupant, cause: str) -> Json:
+        key = "noun" if o[1] == "object" else "text"
+        return {"id": o[0], key: o[2], "at": [cell[0], cell[1]], "cause": cause}
+
+    if len(occupants) >= 2 and any(has(o, SINK) for o in occupants):
+        return [entry(o, "sink") for o in occupants], []
+    if any(has(o, DEFEAT) for o in occupants):
+        return [], [entry(o, "defeat") for o in occupants if has(o, YOU)]
+    return [], []
+
+
+def cell_won(occupants: Iterable[Occupant], table: RuleTable) -> bool:
+    """WIN in one cell: a YOU object and a WIN object share it (or are the same)."""
+    objects = [o for o in occupants if o[1] == "object"]
+    return any(table.has(o[2], YOU) for o in objects) and any(table.has(o[2], WIN) for o in objects)
+
+
 def _contacts(board: Board, table: RuleTable) -> tuple[list[Json], bool]:
-    """SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending."""
+    """SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending.
 
-    def has(i: int, prop: str) -> bool:
-        return board.kind[i] == "object" and table.has(board.name[i], prop)
+    Only cells holding an object whose noun has SINK or DEFEAT can see a contact
+    (and only cells with a YOU object a win), so only those are visited: a board of
+    thousands of objects settles in the time its few contact cells take.
+    """
 
-    destroyed: list[Json] = []
+    def occupants(cell: Cell) -> list[Occupant]:
+        return [(i, board.kind[i], board.name[i]) for i in board.at(cell)]
 
-    def destroy(i: int, cause: str) -> None:
-        key = "noun" if board.kind[i] == "object" else "text"
-        x, y = board.pos[i]
-        destroyed.append({"id": i, key: board.name[i], "at": [x, y], "cause": cause})
-        board.remove(i)
+    def cells_with(*props: str) -> list[Cell]:
+        nouns = {n for n, have in table.properties.items() if any(p in have for p in props)}
+        found = {
+            board.pos[i]
+            for i, name in board.name.items()
+            if name in nouns and board.kind[i] == "object"
+        }
+        return sorted(found, key=lambda c: (c[1], c[0]))
 
-    for cell in board.occupied_cells():
-        ids = board.at(cell)
-        if len(ids) >= 2 and any(has(i, SINK) for i in ids):
-            for i in ids:
-                destroy(i, "sink")
-    for cell in board.occupied_cells():
-        ids = board.at(cell)
-        if any(has(i, DEFEAT) for i in ids):
-            for i in ids:
-                if has(i, YOU):
-                    destroy(i, "defeat")
-    won = any(
-        any(has(i, YOU) for i in ids) and any(has(i, WIN) for i in ids)
-        for ids in (board.at(c) for c in board.occupied_cells())
-    )
-    return destroyed, won
+    sunk: list[Json] = []
+    defeated: list[Json] = []
+    for cell in cells_with(SINK, DEFEAT):
+        gone_sunk, gone_defeated = cell_contacts(cell, occupants(cell), table)
+        for entry in gone_sunk + gone_defeated:
+            board.remove(entry["id"])
+        sunk += gone_sunk
+        defeated += gone_defeated
+    won = any(cell_won(occupants(c), table) for c in cells_with(YOU))
+    return sunk + defeated, won
 
 
 def _rejected(

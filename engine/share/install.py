@@ -56,7 +56,8 @@ def install_path(pack: Pack, folder: Path, *, replace: bool = False) -> Path:
         )
     if os.path.lexists(path) and not replace:
         raise ShareError.at(
-            "pack-exists", f"{path} already exists; pass replace=True (--replace) to overwrite it"
+            "pack-exists",
+            f"{path} already exists; replacing it needs --replace (Replace in the editor)",
         )
     return path
 

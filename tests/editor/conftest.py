@@ -53,8 +53,10 @@ def _light_theme_after(qapp: QApplication) -> Iterator[None]:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> EditorSettings:
-    """Settings backed by a throwaway INI file: tests never see real preferences."""
-    return EditorSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    """Settings backed by a throwaway INI file: tests never see real preferences or data."""
+    settings = EditorSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    settings.data_folder = tmp_path / "data"
+    return settings
 
 
 @pytest.fixture

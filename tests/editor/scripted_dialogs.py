@@ -3,6 +3,7 @@ records every question, so window tests never block on a modal dialog."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,11 @@ class ScriptedDialogs:
     problems_shown: list[list[engine.Problem]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     confirm_texts: list[str] = field(default_factory=list)
+    recovery_answer: tuple[str, int] | None = None
+    backup_choice: int | None = None
+    backups_offered: list[list[str]] = field(default_factory=list)
+    recovery_offers: list[list[str]] = field(default_factory=list)
+    recovery_comparisons: list[str] = field(default_factory=list)
 
     def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> str:
         self.asked.append(("unsaved", pack_name))
@@ -90,3 +96,14 @@ class ScriptedDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         self.errors.append(f"{title}: {text}")
+
+    def offer_recovery(
+        self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
+    ) -> tuple[str, int] | None:
+        self.recovery_offers.append(list(descriptions))
+        self.recovery_comparisons = [compare(i) for i in range(len(descriptions))]
+        return self.recovery_answer
+
+    def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
+        self.backups_offered.append(list(descriptions))
+        return self.backup_choice

@@ -127,3 +127,30 @@ def test_escape_cancels_a_rectangle_in_progress(make_window) -> None:
         canvas.cell_center(Pos(3, 3)),
     )
     assert window.level.cells() == {}
+
+
+def test_pictures_beyond_a_paints_budget_come_soon_after_and_repaint_their_cells(
+    make_window, qtbot, monkeypatch
+) -> None:
+    """A paint never waits for hundreds of new pictures: stand-ins first, exact ones next."""
+    from editor.views import cell_pictures
+
+    monkeypatch.setattr(cell_pictures, "PAINT_BUDGET_S", 0.0)  # as on the slowest machine
+    exact_first = cell_pictures.EXACT_FIRST
+    window = make_window()
+    level = window.level
+    assert level is not None
+    cells = [Pos(x, y) for y in range(9) for x in range(12)][: exact_first + 40]
+    level.paste({pos: (Stamp(OBJECT, f"N{i}"),) for i, pos in enumerate(cells)})  # all distinct
+    canvas = window.canvas
+    canvas.grab()  # one paint
+    assert canvas._pictures.pending > 0  # the first paint left some for later
+    qtbot.waitUntil(lambda: canvas._pictures.pending == 0, timeout=5000)
+    last = cells[-1]
+    image = canvas.grab().toImage()
+    exact = window.renderer.stack((Stamp(OBJECT, f"N{len(cells) - 1}"),), canvas.cell_size)
+    corner = canvas.cell_rect(last).topLeft()
+    probe = canvas.cell_size // 4
+    assert image.pixelColor(corner.x() + probe, corner.y() + canvas.cell_size // 2) == (
+        exact.toImage().pixelColor(probe, canvas.cell_size // 2)
+    )

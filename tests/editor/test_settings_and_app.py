@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -82,3 +83,20 @@ def test_the_qt_binding_keeps_none_alive(qapp) -> None:
     for _ in range(1000):
         point.setX(1)
     assert sys.getrefcount(None) >= before - 10
+
+
+def test_the_editor_command_comes_up_and_says_so(tmp_path) -> None:
+    """What CI checks with the README's editor command: the window comes up on the tutorial."""
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "RULEGRID_EDITOR_SMOKE_SECONDS": "0.5",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "editor"], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("rulegrid-editor: up, tutorial.json with 8 levels")

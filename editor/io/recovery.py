@@ -1,0 +1,334 @@
+"""Autosave and recovery: unsaved work survives a crash, and the pack file is never touched.
+
+While a pack has unsaved changes, :class:`Autosaver` writes the whole pack
+document to a recovery file in ``<data folder>/recovery/`` shortly after each
+burst of edits: 2 s after the last edit, and never more than 30 s after the
+first unsaved one, so at most about 30 s of work is ever at risk. The pack's
+own file is only ever written by an explicit save.
+
+A recovery file belongs to one running editor (its process id is in the name);
+a clean exit, a save, or undoing back to the saved state removes it. After a
+crash the file stays behind with a dead owner: :meth:`RecoveryStore.orphans`
+finds it on the next start, and the editor offers to restore it, compare it with
+the file on disk, or discard it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QWidget
+
+import engine
+from editor.connections import Connections
+from editor.dialogs.questions import Dialogs
+from editor.documents.pack import PackDocument
+from editor.documents.session import Session
+
+FORMAT = "rulegrid-recovery"
+VERSION = 1
+QUIET_MS = 2_000  # write this long after the last edit of a burst
+MAX_WAIT_MS = 30_000  # and never later than this after the first unsaved edit
+#: A recovery file is read whole to be offered; larger ones are not ours to trust.
+_READ_LIMIT = 64 * 2**20
+
+
+@dataclass(frozen=True, slots=True)
+class Recovered:
+    """Unsaved work a crashed editor left behind."""
+
+    file: Path
+    pack_path: Path | None  # the pack file it was opened from (None: never saved)
+    saved_at: datetime
+    pack: dict[str, Any]  # the pack document as it was
+
+    @property
+    def levels(self) -> int:
+        levels = self.pack.get("levels")
+        return len(levels) if isinstance(levels, list) else 0
+
+    @property
+    def title(self) -> str:
+        return str(self.pack.get("title") or self.pack.get("id") or "untitled pack")
+
+    def describe(self) -> str:
+        when = self.saved_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        where = str(self.pack_path) if self.pack_path is not None else "never saved"
+        return f"{self.title} ({where}): {self.levels} levels, last written {when}"
+
+
+class RecoveryStore:
+    """Recovery files, one per running editor window and pack."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def new_file(self) -> Path:
+        """A recovery file name owned by this process."""
+        return self.folder / f"{os.getpid()}-{uuid.uuid4().hex[:12]}.json"
+
+    def write(self, file: Path, pack: dict[str, Any], pack_path: Path | None) -> None:
+        record = {
+            "format": FORMAT,
+            "version": VERSION,
+            "packPath": str(pack_path) if pack_path is not None else None,
+            "savedAt": datetime.now(UTC).isoformat(),
+            "pack": pack,
+        }
+        engine.write_atomic(file, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+
+    def discard(self, file: Path) -> None:
+        file.unlink(missing_ok=True)
+
+    def orphans(self) -> list[Recovered]:
+        """Recovery files whose editor is gone (crashed or killed), newest first."""
+        if not self.folder.is_dir():
+            return []
+        found = []
+        for file in self.folder.glob("*.json"):
+            owner = file.stem.split("-", 1)[0]
+            if owner.isdigit() and _alive(int(owner)):
+                continue  # another editor is running and owns it
+            recovered = _read(file)
+            if recovered is not None:
+                found.append(recovered)
+        return sorted(found, key=lambda r: r.saved_at, reverse=True)
+
+
+class Autosaver(QObject):
+    """Writes the open pack's unsaved changes to a recovery file after each edit burst."""
+
+    _failed = Signal(str)  # from the writer thread, delivered on the UI thread
+
+    def __init__(
+        self,
+        session: Session,
+        store: RecoveryStore,
+        *,
+        quiet_ms: int = QUIET_MS,
+        max_wait_ms: int = MAX_WAIT_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._store = store
+        self._quiet_ms = quiet_ms
+        self._max_wait_ms = max_wait_ms
+        self._file: Path | None = None
+        self._first_unsaved: float | None = None  # monotonic time of the first unsaved edit
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(lambda: self.write_now(background=True))
+        # One writer thread keeps writes in order; the lock and generation make sure a
+        # discard is never undone by a write that was already on its way.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._links = Connections()
+        self._failed.connect(session.message.emit, Qt.ConnectionType.QueuedConnection)
+        session.pack_changed.connect(self._on_pack_changed)
+        if session.pack is not None:
+            self._on_pack_changed(session.pack)
+
+    @property
+    def file(self) -> Path | None:
+        """The recovery file written for the open pack, if any."""
+        return self._file
+
+    def set_timing(self, *, quiet_ms: int, max_wait_ms: int) -> None:
+        """How long after a burst, and at most after its first edit, the file is written."""
+        self._quiet_ms, self._max_wait_ms = quiet_ms, max_wait_ms
+
+    def write_now(self, *, background: bool = False) -> None:
+        """Write the recovery file if the pack has unsaved changes (else drop it).
+
+        The pack's data is taken here, on the UI thread; with ``background`` the
+        JSON text and the disk write (with its fsync) happen on the writer thread.
+        """
+        self._timer.stop()
+        pack = self._session.pack
+        if pack is None or not pack.is_dirty():
+            self.discard()
+            return
+        if self._file is None:
+            self._file = self._store.new_file()
+        job = (self._file, pack.to_data(), pack.path, self._generation)
+        self._first_unsaved = None
+        if background:
+            self._writer.submit(self._write, *job)
+        else:
+            self._write(*job)
+
+    def _write(
+        self, file: Path, data: dict[str, Any], pack_path: Path | None, generation: int
+    ) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return  # discarded since: the work was saved or undone
+            try:
+                self._store.write(file, data, pack_path)
+            except (OSError, ValueError) as exc:  # a full disk must not stop the author
+                self._failed.emit(f"Could not write the recovery file: {exc}")
+
+    def discard(self) -> None:
+        """Remove the recovery file (a save, a clean undo, a clean exit)."""
+        self._timer.stop()
+        self._first_unsaved = None
+        with self._lock:
+            self._generation += 1
+            if self._file is not None:
+                with contextlib.suppress(OSError):
+                    self._store.discard(self._file)
+                self._file = None
+
+    def wait(self) -> None:
+        """Block until every write already asked for is on disk (tests, shutdown)."""
+        self._writer.submit(lambda: None).result()
+
+    # ----------------------------------------------------------------- slots
+    def _on_pack_changed(self, pack: PackDocument) -> None:
+        self.discard()
+        self._links.follow(
+            [
+                (pack.level_edited, lambda _level: self._edited()),
+                (pack.nouns_changed, self._edited),
+                (pack.properties_changed, self._edited),
+                (pack.level_inserted, lambda _i: self._edited()),
+                (pack.level_removed, lambda _i: self._edited()),
+                (pack.level_moved, lambda _s, _t: self._edited()),
+                (pack.dirty_changed, self._on_dirty_changed),
+            ]
+        )
+        if pack.is_dirty():  # a restored recovery: it is unsaved work from the start
+            self._edited()
+
+    def _on_dirty_changed(self, dirty: bool) -> None:
+        if not dirty:
+            self.discard()
+
+    def _edited(self) -> None:
+        now = time.monotonic()
+        if self._first_unsaved is None:
+            self._first_unsaved = now
+        waited_ms = (now - self._first_unsaved) * 1000
+        remaining = max(0, int(self._max_wait_ms - waited_ms))
+        self._timer.start(min(self._quiet_ms, remaining))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def _read(file: Path) -> Recovered | None:
+    """A recovery file's content, or ``None`` when it is not a readable recovery record."""
+    try:
+        with file.open("rb") as handle:
+            record = json.loads(handle.read(_READ_LIMIT))
+        if not isinstance(record, dict) or record.get("format") != FORMAT:
+            return None
+        pack = record.get("pack")
+        if not isinstance(pack, dict):
+            return None
+        saved_at = datetime.fromisoformat(str(record.get("savedAt")))
+        path = record.get("packPath")
+        return Recovered(file, Path(path) if isinstance(path, str) else None, saved_at, pack)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def compare_with_disk(recovered: Recovered) -> str:
+    """What the recovered pack changes against its file on disk, level by level."""
+    if recovered.pack_path is None:
+        return "This pack was never saved: there is no file to compare with."
+    path = recovered.pack_path
+    file = path / "pack.json" if path.is_dir() else path
+    try:
+        with file.open("rb") as handle:
+            disk = json.loads(handle.read(_READ_LIMIT))
+    except (OSError, ValueError, RecursionError) as exc:
+        return f"The file on disk cannot be read: {exc}"
+    if not isinstance(disk, dict):
+        return "The file on disk does not hold a pack."
+    ours, theirs = _levels_by_id(recovered.pack), _levels_by_id(disk)
+    lines = [f"Against {recovered.pack_path}:"]
+    added = [i for i in ours if i not in theirs]
+    removed = [i for i in theirs if i not in ours]
+    changed = [i for i in ours if i in theirs and ours[i] != theirs[i]]
+    for label, ids in (("added", added), ("removed", removed), ("changed", changed)):
+        if ids:
+            shown = ", ".join(ids[:12]) + (f" and {len(ids) - 12} more" if len(ids) > 12 else "")
+            lines.append(f"levels {label}: {shown}")
+    rest = {k: v for k, v in recovered.pack.items() if k != "levels"}
+    if rest != {k: v for k, v in disk.items() if k != "levels"}:
+        lines.append("the pack's title, author, description or nouns differ")
+    if len(lines) == 1:
+        lines.append("no difference in content")
+    return "\n".join(lines)
+
+
+def _levels_by_id(pack: dict[str, Any]) -> dict[str, Any]:
+    levels = pack.get("levels")
+    if not isinstance(levels, list):
+        return {}
+    return {str(lv.get("id")): lv for lv in levels if isinstance(lv, dict)}
+
+
+def offer_recovery(
+    store: RecoveryStore, dialogs: Dialogs, parent: QWidget, session: Session
+) -> bool:
+    """Offer what a crashed editor left behind; True when a pack was restored.
+
+    A restored pack opens with its original path (so Save writes where the author
+    expects) and counts as unsaved: it differs from the file on disk.
+    """
+    found = store.orphans()
+    if not found:
+        return False
+    answer = dialogs.offer_recovery(
+        parent, [r.describe() for r in found], lambda i: compare_with_disk(found[i])
+    )
+    if answer is None:
+        return False
+    choice, index = answer
+    chosen = found[index]
+    if choice == "discard":
+        store.discard(chosen.file)
+        session.message.emit(f"Discarded the recovered work of {chosen.title}")
+        return False
+    notes: list[str] = []
+    try:
+        document = PackDocument.from_data(
+            chosen.pack,
+            path=chosen.pack_path,
+            folder=chosen.pack_path is not None and chosen.pack_path.is_dir(),
+            notes=notes,
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        dialogs.error(parent, "Recover unsaved work", f"The recovered pack is unreadable: {exc}")
+        return False
+    document.mark_unsaved()
+    session.set_pack(document)
+    store.discard(chosen.file)
+    session.message.emit(f"Restored unsaved work: {chosen.describe()}. Save it to keep it")
+    return True
