@@ -28,8 +28,9 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.load import load_pack, load_pack_document
+from engine.packs.load import load_pack, load_pack_document, module_digest
 from engine.packs.save import dump_pack, save_pack, write_atomic
+from engine.packs.sizes import structure_problems
 from engine.packs.validate import load_level
 from engine.play.analysis import (
     LevelAnalysis,
@@ -105,10 +106,12 @@ __all__ = [
     "load_level",
     "load_pack",
     "load_pack_document",
+    "module_digest",
     "parse_moves",
     "replay",
     "save_pack",
     "share",
     "solve",
+    "structure_problems",
     "write_atomic",
 ]

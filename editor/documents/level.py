@@ -36,6 +36,10 @@ from editor.documents.values import (
     Pos,
     Stack,
     Stamp,
+    grid_size,
+    is_token,
+    text,
+    whole_number,
 )
 
 #: Level keys the editor edits itself; every other key is carried through unchanged.
@@ -79,28 +83,58 @@ class LevelDocument(QObject):
         """Build from a level document (``engine.Level.to_data()`` form).
 
         Entities are stacked in list order, bottom first. With ``notes`` the
-        reader repairs what the editor cannot hold (pieces off the grid are
-        dropped, repeated ids renumbered) and says so in ``notes``; without it
-        such input raises ``ValueError``.
+        reader repairs what the editor cannot hold (pieces off the grid or with a
+        noun or text that is no token are dropped, repeated ids renumbered) and
+        says so in ``notes``; without it such input raises ``ValueError``. Values
+        the editor can never hold (a width of 10**9, a number that is no whole
+        number, a kind it does not know) raise ``ValueError`` naming where they
+        are, in both modes; the pack reader has already refused what no JSON
+        text can hold (``engine.structure_problems``).
         """
-        width, height = int(data["width"]), int(data["height"])
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a level is an object, not {type(data).__name__}")
+        level_id = data.get("id")
+        if not isinstance(level_id, str):
+            raise ValueError("a level's id must be text")
+        where = f"level {level_id[:40]!r}"
+        width = grid_size(data.get("width"), f"{where}: the width")
+        height = grid_size(data.get("height"), f"{where}: the height")
         props = LevelProperties(
-            str(data["id"]),
-            str(data.get("title") or ""),
-            str(data.get("author") or ""),
+            level_id,
+            text(data.get("title"), f"{where}: the title"),
+            text(data.get("author"), f"{where}: the author"),
             width,
             height,
         )
+        entities = data.get("entities", [])
+        if not isinstance(entities, list) or len(entities) > engine.MAX_ENTITIES:
+            raise ValueError(
+                f"{where}: the entities must be a list of at most {engine.MAX_ENTITIES:,}"
+            )
         stacks: dict[Pos, list[Piece]] = {}
         seen: set[int] = set()
         pending: list[tuple[Pos, int, str, str]] = []
-        dropped = renumbered = 0
-        for raw in data.get("entities", []):
-            kind = str(raw["kind"])
-            token = str(raw["noun"] if kind == OBJECT else raw["text"])
+        dropped = renumbered = bad_tokens = 0
+        for index, raw in enumerate(entities):
+            here = f"{where}: entity {index}"
+            if not isinstance(raw, Mapping):
+                raise ValueError(f"{here} is not an object")
+            kind = raw.get("kind")
             if kind not in (OBJECT, WORD):
-                raise ValueError(f"unknown entity kind {kind!r}")
-            pos, entity_id = Pos(int(raw["x"]), int(raw["y"])), int(raw["id"])
+                raise ValueError(f"{here}: unknown entity kind {str(kind)[:30]!r}")
+            token = raw.get("noun" if kind == OBJECT else "text")
+            if not is_token(token):
+                if notes is None:
+                    raise ValueError(f"{here}: {str(token)[:30]!r} is not a token")
+                bad_tokens += 1
+                continue
+            assert isinstance(token, str)
+            big = 2**63  # the engine refuses anything past this; the editor never holds it
+            pos = Pos(
+                whole_number(raw.get("x"), f"{here}: x", -big, big),
+                whole_number(raw.get("y"), f"{here}: y", -big, big),
+            )
+            entity_id = whole_number(raw.get("id"), f"{here}: the id", -big, big)
             if not (0 <= pos.x < width and 0 <= pos.y < height):
                 if notes is None:
                     raise ValueError(f"entity {entity_id} at {tuple(pos)} is outside the grid")
@@ -125,6 +159,11 @@ class LevelDocument(QObject):
         if notes is not None and renumbered:
             notes.append(
                 f"level {props.level_id}: {renumbered} repeated entity ids were renumbered"
+            )
+        if notes is not None and bad_tokens:
+            notes.append(
+                f"level {props.level_id}: {bad_tokens} entities whose noun or text is not a "
+                "token were dropped"
             )
         extra = {k: v for k, v in data.items() if k not in _OWN_KEYS}
         return cls(props, {p: tuple(s) for p, s in stacks.items()}, extra)

@@ -26,7 +26,7 @@ from editor.commands import (
 )
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
-from editor.documents.values import LevelProperties, NounSpec, PackProperties
+from editor.documents.values import LevelProperties, NounSpec, PackProperties, text
 
 FORMAT, VERSION = "rulegrid-pack", 1
 
@@ -104,19 +104,48 @@ class PackDocument(QObject):
         folder: bool = False,
         notes: list[str] | None = None,
     ) -> PackDocument:
-        """Build from a pack document; with ``notes`` repair what can be repaired (see LevelDocument)."""
+        """Build from a pack document; with ``notes`` repair what can be repaired (see LevelDocument).
+
+        With ``notes`` the document is one the engine refused (opened for repair, a
+        backup, recovered work), so first the engine says whether it can be held
+        at all (``engine.structure_problems``: lists and maps within their caps,
+        no deep nesting, no NaN or huge number, no lone surrogate); if not, a
+        ``ValueError`` names the first place. A value the editor cannot hold is a
+        ``ValueError`` too, never another exception.
+        """
+        if notes is not None:
+            problems = engine.structure_problems(data)
+            if problems:
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                first = problems[0]
+                raise ValueError(f"{first.pointer or '/'}: {first.message}{more}")
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a pack is an object, not {type(data).__name__}")
+        pack_id = data.get("id")
+        if not isinstance(pack_id, str):
+            raise ValueError("the pack's id must be text")
         props = PackProperties(
-            str(data["id"]),
-            str(data.get("title", "")),
-            str(data.get("author") or ""),
-            str(data.get("description") or ""),
+            pack_id,
+            text(data.get("title"), "the pack's title"),
+            text(data.get("author"), "the pack's author"),
+            text(data.get("description"), "the pack's description"),
         )
-        nouns = {
-            str(name): NounSpec(str(style["color"]), str(style.get("glyph") or ""))
-            for name, style in dict(data.get("nouns", {})).items()
-        }
-        levels = [LevelDocument.from_data(level, notes) for level in data.get("levels", [])]
-        return cls(props, nouns, levels, path=path, folder=folder)
+        styles = data.get("nouns", {})
+        if not isinstance(styles, Mapping):
+            raise ValueError("the pack's nouns must be an object")
+        nouns: dict[str, NounSpec] = {}
+        for name, style in styles.items():
+            if not isinstance(style, Mapping):
+                raise ValueError(f"the style of noun {str(name)[:30]!r} must be an object")
+            nouns[str(name)] = NounSpec(
+                text(style.get("color"), f"noun {name[:30]!r}: the colour"),
+                text(style.get("glyph"), f"noun {name[:30]!r}: the glyph"),
+            )
+        levels = data.get("levels", [])
+        if not isinstance(levels, list):
+            raise ValueError("the pack's levels must be a list")
+        documents = [LevelDocument.from_data(level, notes) for level in levels]
+        return cls(props, nouns, documents, path=path, folder=folder)
 
     def to_data(self) -> dict[str, Any]:
         p = self._props

@@ -35,6 +35,7 @@ from engine.errors import Problem, pointer
 from engine.limits import MAX_DEPTH, MAX_MAGNITUDE
 
 Check = Callable[[Any], bool]
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 ANNOTATIONS = frozenset(
     {
@@ -337,7 +338,8 @@ def compile_schema(root: Mapping[str, Any]) -> CompiledSchema:
 
 
 def json_value_problems(data: object) -> list[Problem]:
-    """Values no JSON text can hold (sets, functions, NaN, huge numbers, deep nesting).
+    """Values no JSON text can hold (sets, functions, NaN, huge numbers, deep nesting,
+    text with a lone surrogate).
 
     Such values reach the engine only from Python callers (a dict, a trusted
     ``pack.py``); each is reported at its pointer instead of crashing a validator.
@@ -377,7 +379,18 @@ def json_value_problems(data: object) -> list[Problem]:
                 problems.append(
                     Problem(pointer(*path), "wrong-type", f"{value!r} is not a JSON number")
                 )
-        elif value is not None and kind not in (str, bool):
+        elif kind is str:
+            assert isinstance(value, str)
+            if not value.isascii() and _LONE_SURROGATE.search(value):
+                problems.append(
+                    Problem(
+                        pointer(*path),
+                        "bad-text",
+                        "the text holds a lone surrogate: not a character, and no UTF-8 "
+                        "file can hold it",
+                    )
+                )
+        elif value is not None and kind is not bool:
             problems.append(
                 Problem(pointer(*path), "wrong-type", f"{describe(value)} is not JSON data")
             )

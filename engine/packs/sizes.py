@@ -18,7 +18,7 @@ Values of the wrong type are left for the schema to report.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from engine.errors import Problem, pointer
 from engine.limits import (
@@ -31,6 +31,7 @@ from engine.limits import (
     MAX_PATTERN_STEPS,
     MAX_RECORD_FIELDS,
 )
+from engine.packs.compiled import json_value_problems
 
 Path = tuple[Any, ...]
 
@@ -43,6 +44,21 @@ def pack_size_problems(doc: object) -> list[Problem]:
 def level_size_problems(doc: object, prefix: Path = ()) -> list[Problem]:
     """The oversized containers of a level document, pointers under ``prefix``."""
     return list(_level(doc, prefix))
+
+
+def structure_problems(
+    document: object, *, kind: Literal["pack", "level"] = "pack"
+) -> list[Problem]:
+    """What makes a document unsafe to hold at all, before its schema is asked.
+
+    Containers over their caps (as above), then values no JSON text can hold
+    (nesting past :data:`~engine.limits.MAX_DEPTH`, NaN, huge numbers, lone
+    surrogates, keys that are not text, non-JSON types). A tool that keeps an
+    invalid document to let its author repair it (the editor) needs at least
+    this much: every problem is located; no schema or semantic check is made.
+    """
+    found = pack_size_problems(document) if kind == "pack" else level_size_problems(document)
+    return found or json_value_problems(document)
 
 
 def _pack(doc: object) -> Iterator[Problem]:

@@ -159,3 +159,25 @@ def test_docs_validation_lists_every_cap() -> None:
     names = [n for n in vars(engine.limits) if n.isupper() and not n.startswith("_")]
     assert len(names) > 30
     assert [n for n in names if f"`{n}`" not in text] == []
+
+
+def test_structure_problems_say_what_no_tool_can_hold_and_nothing_else() -> None:
+    """engine.structure_problems: sizes, then values no JSON text holds; no schema."""
+    from engine import structure_problems
+
+    deep: Any = 0
+    for _ in range(1_000):
+        deep = [deep]
+    doc = pack_document(level_with(), nouns=["BABA"])
+    assert structure_problems(doc) == []
+    doc["levels"][0]["automata"] = deep
+    doc["levels"][0]["title"] = "odd \ud800"
+    doc["levels"][0]["width"] = float("inf")
+    found = [(p.pointer, p.code) for p in structure_problems(doc)]
+    assert ("/levels/0/title", "bad-text") in found
+    assert ("/levels/0/width", "wrong-type") in found
+    assert any(code == "too-deep" for _, code in found)
+    wide = pack_document(level_with(), nouns=[f"N{i}" for i in range(MAX_NOUNS + 1)])
+    assert [(p.pointer, p.code) for p in structure_problems(wide)] == [("/nouns", "bad-size")]
+    level = level_with(entities="not a list", junk={"a": 1})  # the schema's business
+    assert structure_problems(level, kind="level") == []
