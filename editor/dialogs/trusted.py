@@ -42,6 +42,8 @@ class TrustedFoldersDialog(QDialog):
         self.list = QListWidget(self)
         self.list.setObjectName("trustedFolders")
         self.list.setAccessibleName("Trusted pack folders")
+        self.list.setAlternatingRowColors(True)
+        self.list.setSpacing(2)
         layout.addWidget(self.list)
         self.empty = QLabel("No folder is trusted.")
         layout.addWidget(self.empty)
