@@ -24,8 +24,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         settings = EditorSettings(QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat))
         home = Path("/home/ada")
-        settings.trust_folder(str(home / "packs" / "generated-mazes"), "3f9c" + "0a1b2c3d" * 7 + "e5f6")
-        settings.trust_folder(str(home / "packs" / "clockwork-lab"), "b41d" + "9e8f7a6b" * 7 + "c2d3")
+        settings.trust_folder(
+            str(home / "packs" / "generated-mazes"), "3f9c" + "0a1b2c3d" * 7 + "e5f6"
+        )
+        settings.trust_folder(
+            str(home / "packs" / "clockwork-lab"), "b41d" + "9e8f7a6b" * 7 + "c2d3"
+        )
         dialog = TrustedFoldersDialog(settings)
         dialog.show()
         for _ in range(5):
