@@ -175,6 +175,126 @@ LEVEL_ACTIONS = (
     ),
 )
 
+PLAY_ACTIONS = (
+    ActionSpec(
+        "actionPlay", "&Play Level", "F5", "play", "Test-play this level (F5 again restarts)"
+    ),
+    ActionSpec(
+        "actionPlaySolution",
+        "Play &Intended Solution",
+        "Shift+F5",
+        "",
+        "Play the level's stored solution back step by step",
+    ),
+    ActionSpec(
+        "actionReducedMotion",
+        "&Reduced Motion",
+        "",
+        "",
+        "Test-play applies each turn at once: no slides, fades or flashes",
+        checkable=True,
+    ),
+)
+
+
+EXPORT_SHARE_ACTIONS = (
+    ActionSpec(
+        "actionExportShare",
+        "&Level to Clipboard",
+        "Ctrl+Shift+E",
+        "copy",
+        "Copy this level as a share payload (without its solution)",
+    ),
+    ActionSpec(
+        "actionExportShareLevelSolution",
+        "Level with Solution to Clipboard",
+        "",
+        "",
+        "Copy this level and its solution (with a replay record importers check)",
+    ),
+    ActionSpec("actionExportSharePack", "&Pack to Clipboard", "", "", "Copy the whole pack"),
+    ActionSpec(
+        "actionExportSharePackSolutions",
+        "Pack with Solutions to Clipboard",
+        "",
+        "",
+        "Copy the whole pack with every level's solution",
+    ),
+    ActionSpec("actionExportShareLevelFile", "Level to File…", "", "", "Save a level payload"),
+    ActionSpec(
+        "actionExportShareLevelSolutionFile",
+        "Level with Solution to File…",
+        "",
+        "",
+        "Save a level payload with its solution",
+    ),
+    ActionSpec("actionExportSharePackFile", "Pack to File…", "", "", "Save a pack payload"),
+    ActionSpec(
+        "actionExportSharePackSolutionsFile",
+        "Pack with Solutions to File…",
+        "",
+        "",
+        "Save a pack payload with every level's solution",
+    ),
+    ActionSpec(
+        "actionExportLevelPicture",
+        "Level as P&NG…",
+        "",
+        "",
+        "Save a picture of this level (choose a scale and a themed or transparent background)",
+    ),
+    ActionSpec(
+        "actionExportSolutionAnimation",
+        "&Solution as GIF or APNG…",
+        "",
+        "",
+        "Animate this level's solution: the start, one frame per move, a hold on the end",
+    ),
+)
+IMPORT_SHARE_ACTIONS = (
+    ActionSpec(
+        "actionImportShare",
+        "Import Shared &Payload…",
+        "Ctrl+Shift+I",
+        "paste",
+        "Preview the payload on the clipboard (or choose a payload file), then install or open it",
+    ),
+    ActionSpec(
+        "actionImportShareFile",
+        "Import Shared Payload from F&ile…",
+        "",
+        "",
+        "Preview a payload file, then install or open it",
+    ),
+)
+LIBRARY_ACTIONS = (
+    ActionSpec(
+        "actionInstalledPacks",
+        "Installed Pac&ks…",
+        "",
+        "",
+        "The packs installed from shared payloads: open or remove one",
+    ),
+)
+
+
+SHARE_ACTIONS = EXPORT_SHARE_ACTIONS + IMPORT_SHARE_ACTIONS + LIBRARY_ACTIONS
+#: File ▸ Export, top to bottom (``None``: a separator).
+EXPORT_MENU = (
+    "actionExportShare",
+    "actionExportShareLevelSolution",
+    "actionExportSharePack",
+    "actionExportSharePackSolutions",
+    None,
+    "actionExportShareLevelFile",
+    "actionExportShareLevelSolutionFile",
+    "actionExportSharePackFile",
+    "actionExportSharePackSolutionsFile",
+    None,
+    "actionExportLevelPicture",
+    "actionExportSolutionAnimation",
+)
+
 
 HELP_ACTIONS = (
     ActionSpec(

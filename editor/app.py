@@ -1,7 +1,8 @@
 """Start the editor: ``rulegrid-editor [PACK]`` or ``python -m editor [PACK]``.
 
 With no argument it opens the bundled tutorial pack, or a new untitled pack
-when the tutorial is not there.
+when the tutorial is not there. ``rulegrid-editor render …`` draws pictures
+without a window (:mod:`editor.render`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from editor import render
 from editor.io.clipboard import release_clipboard
 from editor.main_window import APP_NAME, MainWindow
 from editor.resources import TUTORIAL_PACK
@@ -36,7 +38,10 @@ def default_pack(argument: str | None) -> Path | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == render.COMMAND:  # a pack named "render" opens as ./render
+        return render.main(argv[1:])
+    args = parse_args(argv)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
     app.setApplicationName(APP_NAME)

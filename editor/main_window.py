@@ -10,7 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent, QUndoGroup
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShowEvent,
+    QUndoGroup,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -23,10 +32,13 @@ from PySide6.QtWidgets import (
 
 from editor.actions import (
     EDIT_ACTIONS,
+    EXPORT_MENU,
     FILE_ACTIONS,
     HELP_ACTIONS,
     LEVEL_ACTIONS,
+    PLAY_ACTIONS,
     RULES_VIEW_ACTIONS,
+    SHARE_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
     build_actions,
@@ -44,7 +56,9 @@ from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
+from editor.panels.play_mode import PlayMode
 from editor.panels.rules_panel import RulesPanel
+from editor.panels.sharing import Sharing
 from editor.resources import icon
 from editor.settings import EditorSettings
 from editor.tasks.analysis import AnalysisService
@@ -101,7 +115,9 @@ class MainWindow(QMainWindow):
         self.autosaver = Autosaver(self.session, self.recovery, parent=self)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
-        self.setCentralWidget(self.canvas)
+        self.play = PlayMode(self.session, self.renderer, self.settings, self.canvas, self)
+        self.play_view = self.play.view
+        self.setCentralWidget(self.play.stage)  # the canvas, or the play view while playing
         self.tools: list[Tool] = [
             BrushTool(self.session),
             EraserTool(self.session),
@@ -136,6 +152,16 @@ class MainWindow(QMainWindow):
             files=self.files,
             show_message=self.show_message,
         )
+        self.sharing = Sharing(
+            self,
+            session=self.session,
+            dialogs=self.dialogs,
+            files=self.files,
+            renderer=self.renderer,
+            theme=lambda: self.look.theme,
+            show_message=self.show_message,
+        )
+        self.setAcceptDrops(True)  # a dropped payload (text or file) opens its preview
 
         self.actions_by_id: dict[str, QAction] = {}
         self._build_actions()
@@ -251,7 +277,13 @@ class MainWindow(QMainWindow):
             "actionNextLevel": lambda: la.step_level(+1),
             "actionLevelProperties": la.edit_level_properties,
             "actionAddNoun": la.add_noun,
+            "actionPlay": self.play.play,
+            "actionPlaySolution": self.play.play_solution,
+            "actionReducedMotion": lambda: self.play.set_reduced_motion(
+                self.actions_by_id["actionReducedMotion"].isChecked()
+            ),
             **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
+            **self.sharing.handlers(),
         }
         self.actions_by_id.update(
             build_actions(
@@ -261,7 +293,9 @@ class MainWindow(QMainWindow):
                 + VIEW_ACTIONS
                 + RULES_VIEW_ACTIONS
                 + LEVEL_ACTIONS
-                + HELP_ACTIONS,
+                + PLAY_ACTIONS
+                + HELP_ACTIONS
+                + SHARE_ACTIONS,
                 handlers,
             )
         )
@@ -299,6 +333,7 @@ class MainWindow(QMainWindow):
             self.actions_by_id[tool.action_id] = action
         for action in self.actions_by_id.values():
             self.addAction(action)  # shortcuts work even with menus and toolbars hidden
+        self.actions_by_id["actionReducedMotion"].setChecked(self.settings.reduced_motion)
 
     def _build_menus_and_toolbars(self) -> None:
         a = self.actions_by_id
@@ -308,7 +343,10 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.setObjectName("menuRecent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._add(file_menu, "actionInstalledPacks", None, "actionImportShare")
+        self._add(file_menu, "actionImportShareFile")
         self._add(file_menu.addMenu("&Import"), "actionImportKeke")
+        self._add(file_menu.addMenu("&Export"), *EXPORT_MENU)
         self._add(
             file_menu,
             None,
@@ -347,6 +385,7 @@ class MainWindow(QMainWindow):
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionReducedMotion",
             None,
             "actionDimUnusedWords",
             "actionPropertyOverlay",
@@ -372,6 +411,7 @@ class MainWindow(QMainWindow):
             "actionLevelProperties",
             "actionAddNoun",
         )
+        self._add(bar.addMenu("&Play"), "actionPlay", "actionPlaySolution")
         self.help_menu = bar.addMenu("&Help")
         self._add(self.help_menu, "actionGettingStarted", "actionShortcuts", None, "actionAbout")
         main = QToolBar("Main", self)
@@ -388,6 +428,8 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomIn",
             "actionZoomFit",
+            None,
+            "actionPlay",
         ):
             main.addSeparator() if name is None else main.addAction(a[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
@@ -422,6 +464,12 @@ class MainWindow(QMainWindow):
         self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
         self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
         self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
+        self.play.lock_while_playing(
+            self.actions_by_id,
+            [tool.action_id for tool in self.tools],
+            [self.palette_panel, self.inspector],
+            self.undo_group,
+        )
         self.docks.add(
             "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
         ).raise_()
@@ -541,6 +589,12 @@ class MainWindow(QMainWindow):
             self.resizeDocks(
                 [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
             )
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.sharing.importer.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.sharing.importer.drop(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.files.maybe_keep_changes():

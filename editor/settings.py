@@ -108,6 +108,15 @@ class EditorSettings:
     def show_grid(self, value: bool) -> None:
         self._store.setValue("view/show_grid", bool(value))
 
+    @property
+    def reduced_motion(self) -> bool:
+        """Test-play applies each turn at once: no slides, fades or flashes."""
+        return _as_bool(self._store.value("view/reduced_motion", False))
+
+    @reduced_motion.setter
+    def reduced_motion(self, value: bool) -> None:
+        self._store.setValue("view/reduced_motion", bool(value))
+
     # ----------------------------------------------------------- window state
     @property
     def window_geometry(self) -> QByteArray:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox, Q
 
 import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
+from editor.dialogs.picture_form import PictureDialog, PictureOptions
 from editor.dialogs.problems import ProblemsDialog
 from editor.dialogs.recovery import RecoveryAnswer, RecoveryDialog
 from editor.dialogs.trusted import TrustedFoldersDialog
@@ -85,6 +86,18 @@ class Dialogs(Protocol):
 
     def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
         """Which kept version of the pack to restore (newest first), or None."""
+        ...
+
+    def choose_export_path(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        """Where to write an exported file (a share payload); ``start`` suggests a name."""
+        ...
+
+    def picture_options(
+        self, parent: QWidget, *, animated: bool, suggested: Path
+    ) -> PictureOptions | None:
+        """The file, scale and background of a picture (animated: of a solution)."""
         ...
 
 
@@ -208,3 +221,15 @@ class QtDialogs:
             False,
         )
         return descriptions.index(choice) if ok and choice in descriptions else None
+
+    def choose_export_path(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        chosen, _ = QFileDialog.getSaveFileName(parent, title, start, name_filter)
+        return Path(chosen) if chosen else None
+
+    def picture_options(
+        self, parent: QWidget, *, animated: bool, suggested: Path
+    ) -> PictureOptions | None:
+        dialog = PictureDialog(animated=animated, suggested=suggested, parent=parent)
+        return dialog.options() if dialog.exec() == QDialog.DialogCode.Accepted else None

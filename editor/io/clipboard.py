@@ -49,8 +49,29 @@ def put_region(region: Region) -> None:
     :func:`release_clipboard`: an ``atexit`` hook runs it even in a script that
     builds a window, copies and simply ends, before Python tears the wrappers down.
     """
-    global _release_at_exit
     QGuiApplication.clipboard().setMimeData(region.to_mime())
+    _release_before_exit()
+
+
+def put_text(text: str) -> None:
+    """Put plain text (a share payload) on the system clipboard.
+
+    Qt owns plain text (no ``QMimeData`` made in Python), so it may outlive the
+    window: a payload copied just before quitting still pastes elsewhere. Whatever
+    region was on the clipboard is replaced; the exit hook is registered all the
+    same, so every copy goes through the same protection.
+    """
+    QGuiApplication.clipboard().setText(text)
+    _release_before_exit()
+
+
+def clipboard_text() -> str:
+    """The clipboard's plain text (``""`` when it holds none)."""
+    return QGuiApplication.clipboard().text()
+
+
+def _release_before_exit() -> None:
+    global _release_at_exit
     if not _release_at_exit:
         atexit.register(release_clipboard)
         _release_at_exit = True

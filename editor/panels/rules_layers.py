@@ -49,13 +49,20 @@ class _AnalysisLayer(CanvasLayer):
     def set_enabled(self, enabled: bool) -> None:
         if enabled != self._enabled:
             self._enabled = enabled
-            self._on_changed()
+            self._read()
+            self.changed.emit()
 
     def _on_changed(self) -> None:
+        """Repaint only when the marks change: an edit must repaint just its own cells."""
+        before = self._marks()
         self._read()
-        self.changed.emit()
+        if self._marks() != before:
+            self.changed.emit()
 
     def _read(self) -> None:
+        raise NotImplementedError
+
+    def _marks(self) -> object:
         raise NotImplementedError
 
     @staticmethod
@@ -90,6 +97,9 @@ class UnusedWordsLayer(_AnalysisLayer):
             if stack and stack[-1].id == word_id:
                 self._cells[pos] = None
 
+    def _marks(self) -> object:
+        return dict(self._cells)
+
     def paint(self, painter: QPainter, canvas: GridCanvas, exposed: QRect) -> None:
         if not self._cells:
             return
@@ -107,6 +117,9 @@ class PropertyOverlayLayer(_AnalysisLayer):
     def __init__(self, analysis: AnalysisService, session: Session) -> None:
         self._badges: dict[Pos, object] = {}
         super().__init__(analysis, session)
+
+    def _marks(self) -> object:
+        return dict(self._badges)
 
     def badges_at(self, pos: Pos) -> tuple[str, ...]:
         """The properties drawn on ``pos``, in badge order (for tests and tooltips)."""

@@ -18,13 +18,6 @@ from engine.cli.common import find_level, open_pack
 from engine.limits import MAX_PAYLOAD_CHARS
 
 
-def default_folder() -> Path:
-    """The user's pack folder (``platformdirs`` user data dir, ``packs`` inside)."""
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("rulegrid", appauthor=False)) / "packs"
-
-
 def register(sub: Any) -> None:
     parser = sub.add_parser("share", help="export or import data-only share payloads")
     actions = parser.add_subparsers(dest="share_command", required=True, metavar="ACTION")
@@ -46,27 +39,24 @@ def register(sub: Any) -> None:
     imp.add_argument("payload", help="the payload text, or - to read it from stdin")
     imp.add_argument("--yes", action="store_true", help="install the pack after the preview")
     imp.add_argument(
-        "--into", metavar="DIR", help=f"install into DIR instead of {default_folder()}"
+        "--into", metavar="DIR", help=f"install into DIR instead of {share.user_pack_folder()}"
     )
     imp.add_argument(
         "--replace", action="store_true", help="overwrite an installed pack of the same id"
+    )
+    imp.add_argument(
+        "--as",
+        dest="pack_id",
+        metavar="ID",
+        help="install under another pack id (to keep an installed pack of the same id)",
     )
     imp.set_defaults(run=run_import)
 
 
 def run_export(args: argparse.Namespace) -> int:
     pack = open_pack(args.pack, trust=args.trust)
-    levels = [find_level(pack, args.level)] if args.level is not None else list(pack.levels)
-    if not args.with_solutions:
-        levels = [level.model_copy(update={"solution": None}) for level in levels]
-    replays = [(level.id, level.solution) for level in levels if level.solution]
-    if args.level is not None:
-        (level,) = levels
-        used = share.nouns_of(level)
-        nouns = {name: style for name, style in pack.nouns.items() if name in used}
-        print(share.encode(level, replays=replays, nouns=nouns))
-    else:
-        print(share.encode(pack.model_copy(update={"levels": levels}), replays=replays))
+    level = find_level(pack, args.level).id if args.level is not None else None
+    print(share.export(pack, level=level, with_solutions=args.with_solutions))
     return 0
 
 
@@ -77,6 +67,7 @@ def run_import(args: argparse.Namespace) -> int:
         print(line)
     for check in preview.replays:
         status = "matches" if check.matches else "DIFFERS"
+        status += ", wins" if check.wins else ", does not win"
         print(
             f"replay {check.index + 1} of {check.record.level} ({len(check.record.moves)} moves): {status}"
         )
@@ -87,10 +78,11 @@ def run_import(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         print(f"not installable: {len(preview.problems)} problem(s)", file=sys.stderr)
         return 1
-    folder = Path(args.into) if args.into else default_folder()
+    folder = Path(args.into) if args.into else share.user_pack_folder()
     if not args.yes:
-        path = preview.install_path(folder, replace=args.replace)
+        path = preview.install_path(folder, replace=args.replace, pack_id=args.pack_id)
         print(f"valid; would install to {path} — run again with --yes to install")
         return 0
-    print(f"installed {preview.install(folder, confirm=True, replace=args.replace)}")
+    written = preview.install(folder, confirm=True, replace=args.replace, pack_id=args.pack_id)
+    print(f"installed {written}")
     return 0

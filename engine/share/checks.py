@@ -58,6 +58,8 @@ class ReplayCheck:
     record: ReplayRecord
     events_match: bool
     final_match: bool
+    #: Whether the moves win the level on this engine (the final state is won).
+    wins: bool = False
 
     @property
     def matches(self) -> bool:
@@ -70,14 +72,16 @@ def record_replay(level: Level, moves: str) -> ReplayRecord:
     Raises:
         ValueError: ``moves`` holds a character other than ``U D L R``.
     """
-    events, final = run_replay(level, moves)
+    events, final, _ = run_replay(level, moves)
     return ReplayRecord(level.id, moves, events, final)
 
 
-def run_replay(level: Level, moves: str) -> tuple[str, str]:
+def run_replay(level: Level, moves: str) -> tuple[str, str, bool]:
+    """The digests of the events and final state of ``moves``, and whether they win."""
     game = Game(level)
     events = [game.step(d).to_dict() for d in parse_moves(moves)]
-    return digest(events), digest(game.state())
+    state = game.state()
+    return digest(events), digest(state), state["won"] is True
 
 
 def validate_pack(doc: object, name: str | None = None) -> tuple[Pack | None, list[Problem]]:
@@ -209,14 +213,14 @@ def check_replays(
             continue
         try:
             with metered(meter):
-                events, final = run_replay(level, record.moves)
+                events, final, wins = run_replay(level, record.moves)
         except WorkLimitError as exc:
             problems.add(_problem(where, "too-much-work", str(exc), level.id))
             break
         except Exception as exc:
             problems.add(_checker_failed(exc, where, SHARE_NAME, level.id))
             continue
-        check = ReplayCheck(n, record, events == record.events, final == record.final)
+        check = ReplayCheck(n, record, events == record.events, final == record.final, wins)
         checks.append(check)
         if not check.events_match:
             warnings.append(

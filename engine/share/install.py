@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from engine.limits import MAX_ID_LENGTH
-from engine.model import Pack
+from engine.model import ID_PATTERN, Pack
 from engine.packs.save import save_pack
 from engine.share.codec import ShareError
 
@@ -40,6 +40,50 @@ def file_name(pack_id: object) -> str:
     return pack_id + ".json"
 
 
+#: Environment variable that moves the user's pack folder (portable installs, tests).
+PACKS_DIR_VARIABLE = "RULEGRID_PACKS_DIR"
+
+
+def user_pack_folder() -> Path:
+    """The folder installed packs live in: the command line and the editor both use it.
+
+    ``$RULEGRID_PACKS_DIR`` when set, else ``packs`` in the ``platformdirs`` user
+    data folder (``~/.local/share/rulegrid/packs`` on Linux). Nothing is created.
+    """
+    override = os.environ.get(PACKS_DIR_VARIABLE, "").strip()
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("rulegrid", appauthor=False)) / "packs"
+
+
+def renamed(pack: Pack, pack_id: str | None) -> Pack:
+    """``pack`` under another id, checked like a pack's id and a file name.
+
+    Installing under another id is how an importer keeps both packs when one of
+    the same id is installed; only the pack id changes, never a level.
+
+    Raises:
+        ShareError: ``pack_id`` is not a valid pack id or cannot be a file name.
+    """
+    if pack_id is None or pack_id == pack.id:
+        return pack
+    if (
+        not isinstance(pack_id, str)
+        or len(pack_id) > MAX_ID_LENGTH
+        or not re.fullmatch(ID_PATTERN, pack_id)
+    ):
+        raise ShareError.at(
+            "bad-value",
+            f"{str(pack_id)[:70]!r} is not a pack id (letters, digits, '.', '_', '-', "
+            f"starting with a letter or digit, at most {MAX_ID_LENGTH} characters)",
+            "/id",
+        )
+    file_name(pack_id)
+    return pack.model_copy(update={"id": pack_id})
+
+
 def install_path(pack: Pack, folder: Path, *, replace: bool = False) -> Path:
     """Where ``pack`` goes in ``folder``; refuses an existing pack unless ``replace``.
 
@@ -57,7 +101,8 @@ def install_path(pack: Pack, folder: Path, *, replace: bool = False) -> Path:
     if os.path.lexists(path) and not replace:
         raise ShareError.at(
             "pack-exists",
-            f"{path} already exists; replacing it needs --replace (Replace in the editor)",
+            f"{path} already exists; replacing it needs --replace, keeping both needs "
+            "another id (--as ID); the editor offers both",
         )
     return path
 

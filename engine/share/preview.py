@@ -41,7 +41,7 @@ from engine.share.checks import (
     validate_pack,
 )
 from engine.share.codec import ShareError, from_text, seal, to_text
-from engine.share.install import install_pack, install_path
+from engine.share.install import install_pack, install_path, renamed
 from engine.share.limits import check_envelope, check_limits
 from engine.share.summary import LevelSummary, ShareSummary, summarize
 
@@ -227,42 +227,53 @@ class SharePreview:
             )
         return Game.from_snapshot(self.snapshot_level, self.snapshot)
 
-    def install_path(self, target_folder: str | Path, *, replace: bool = False) -> Path:
+    def install_path(
+        self, target_folder: str | Path, *, replace: bool = False, pack_id: str | None = None
+    ) -> Path:
         """Where :meth:`install` would write the pack; every check, nothing written.
 
         Raises:
-            ShareError: the payload is invalid, or the pack exists and not ``replace``.
+            ShareError: the payload is invalid, ``pack_id`` is not a pack id, or the
+                pack exists and not ``replace``.
         """
-        return install_path(self._installable(), Path(target_folder), replace=replace)
+        return install_path(self._installable(pack_id), Path(target_folder), replace=replace)
 
     def install(
-        self, target_folder: str | Path, *, confirm: bool, replace: bool = False
+        self,
+        target_folder: str | Path,
+        *,
+        confirm: bool,
+        replace: bool = False,
+        pack_id: str | None = None,
     ) -> Path | None:
         """Write the pack as ``<target_folder>/<pack id>.json``, only when ``confirm``.
 
         Without ``confirm`` every check still runs and nothing is written (not even
         the folder), so a caller can show what would happen. An existing pack of the
         same name is refused unless ``replace=True``; the file appears atomically.
+        ``pack_id`` installs the pack under another id (the way to keep both when a
+        pack of the same id is installed); the levels are unchanged.
 
         Returns:
             The written path, or ``None`` when ``confirm`` is false.
 
         Raises:
-            ShareError: the payload is invalid, or the pack already exists.
+            ShareError: the payload is invalid, ``pack_id`` is not a pack id, or the
+                pack already exists.
         """
-        pack = self._installable()
+        pack = self._installable(pack_id)
         path = install_path(pack, Path(target_folder), replace=replace)
         if not confirm:
             return None
         return install_pack(pack, path, replace=replace)
 
-    def _installable(self) -> Pack:
+    def _installable(self, pack_id: str | None = None) -> Pack:
         if self.pack is None or self.problems:
             count = len(self.problems)
             raise ShareError.at(
                 "invalid-payload", f"the payload has {count} problem(s); nothing can be installed"
             )
-        return self.pack
+        return renamed(self.pack, pack_id)
 
 
 def decode(text: str) -> SharePreview:

@@ -48,6 +48,19 @@ class ShareSummary:
     mechanics: tuple[str, ...]
     replays: int
     snapshot_level: str | None
+    #: The nouns the payload styles or uses: a pack's ``nouns``; for a level, its
+    #: ``nouns`` plus the nouns of its objects.
+    nouns: tuple[str, ...] = ()
+
+    @property
+    def automata(self) -> int:
+        """Automata over all levels."""
+        return sum(level.automata for level in self.levels)
+
+    @property
+    def solutions(self) -> int:
+        """Levels that carry an intended solution."""
+        return sum(level.has_solution for level in self.levels)
 
     def lines(self) -> list[str]:
         """A short human-readable description (the command line prints it)."""
@@ -58,6 +71,11 @@ class ShareSummary:
         if self.authors:
             out.append("by " + ", ".join(self.authors))
         out.append(f"{len(self.levels)} level(s); mechanics: {', '.join(self.mechanics) or 'none'}")
+        shown = ", ".join(self.nouns[:_NOUNS_SHOWN]) + (
+            " …" if len(self.nouns) > _NOUNS_SHOWN else ""
+        )
+        out.append(f"{len(self.nouns)} noun(s)" + (f": {shown}" if shown else ""))
+        out.append(f"{self.automata} automaton(s); {self.solutions} solution(s)")
         for level in self.levels:
             extra = f", mechanics: {', '.join(level.mechanics)}" if level.mechanics else ""
             title = f" — {level.title}" if level.title else ""
@@ -69,16 +87,27 @@ class ShareSummary:
         return out
 
 
+#: Nouns named in :meth:`ShareSummary.lines` before the rest are counted.
+_NOUNS_SHOWN = 12
+
+
 def summarize(document: Mapping[str, Any], kind: str) -> ShareSummary:
+    """Describe a decoded document whose size the limits have already bounded."""
     if kind == "pack":
         top = _dict(document.get("pack"))
         raw_levels = top.get("levels")
         levels = [
             _level(v, n) for n, v in enumerate(raw_levels if isinstance(raw_levels, list) else [])
         ]
+        nouns = set(_dict(top.get("nouns")))
     else:
         top = _dict(document.get("level"))
         levels = [_level(top, 0)]
+        nouns = set(_dict(document.get("nouns")))
+        for entity in _list(top.get("entities")):
+            noun = _dict(entity).get("noun")
+            if _dict(entity).get("kind") == "object" and isinstance(noun, str):
+                nouns.add(noun)
     authors: list[str] = []
     for name in [_text(top.get("author"))] + [level.author for level in levels]:
         if name and name not in authors:
@@ -95,6 +124,7 @@ def summarize(document: Mapping[str, Any], kind: str) -> ShareSummary:
         mechanics=tuple(mechanics),
         replays=len(replays) if isinstance(replays, list) else 0,
         snapshot_level=_text(snapshot.get("level")),
+        nouns=tuple(sorted(t for n in nouns if (t := _text(n, 40)))),
     )
 
 

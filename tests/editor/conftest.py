@@ -14,6 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings, QThreadPool
 from PySide6.QtWidgets import QApplication
 
+import engine
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.io.clipboard import release_clipboard
@@ -28,6 +29,14 @@ def _isolated_default_settings(tmp_path: Path) -> None:
     """Even code that builds ``QSettings()`` itself writes under tmp_path, never the real profile."""
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "user-settings"))
+
+
+@pytest.fixture(autouse=True)
+def packs_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Installed packs go under tmp_path (``engine.share.user_pack_folder``), never the user's."""
+    folder = tmp_path / "installed-packs"
+    monkeypatch.setenv(engine.share.PACKS_DIR_VARIABLE, str(folder))
+    return folder
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 import engine
+from editor.dialogs.picture_form import PictureOptions
 from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 
@@ -37,6 +38,8 @@ class ScriptedDialogs:
     backups_offered: list[list[str]] = field(default_factory=list)
     recovery_offers: list[list[str]] = field(default_factory=list)
     recovery_comparisons: list[str] = field(default_factory=list)
+    export_path: Path | None = None
+    picture: PictureOptions | None = None
 
     def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> str:
         self.asked.append(("unsaved", pack_name))
@@ -114,3 +117,15 @@ class ScriptedDialogs:
     def choose_backup(self, parent: QWidget, descriptions: list[str]) -> int | None:
         self.backups_offered.append(list(descriptions))
         return self.backup_choice
+
+    def choose_export_path(
+        self, parent: QWidget, *, title: str, name_filter: str, start: str
+    ) -> Path | None:
+        self.asked.append(("export", title))
+        return self.export_path
+
+    def picture_options(
+        self, parent: QWidget, *, animated: bool, suggested: Path
+    ) -> PictureOptions | None:
+        self.asked.append(("picture", (animated, suggested.name)))
+        return self.picture

@@ -1,0 +1,74 @@
+"""Decoding a share payload off the UI thread.
+
+A real payload decodes in milliseconds, but a stranger's may ask for seconds of
+validation and replays within the engine's limits, and the window must stay
+responsive meanwhile. Each decode gets a number; only the newest one's result is
+delivered, so a second paste supersedes the first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Qt, QThreadPool, Signal
+
+import engine
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """The outcome of one decode: a preview, or why the text is not a payload."""
+
+    source: str  # where the text came from ("the clipboard", a file name)
+    preview: engine.share.SharePreview | None
+    error: engine.ValidationError | None
+
+
+class ShareDecoder(QObject):
+    """Runs :func:`engine.share.decode` on the thread pool; ``decoded`` on the UI thread."""
+
+    decoded = Signal(object)  # Decoded
+    busy_changed = Signal(bool)
+    _finished = Signal(int, object)  # (ticket, Decoded), from the worker
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._ticket = 0
+        self._running = 0
+        self._finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def busy(self) -> bool:
+        return self._running > 0
+
+    def start(self, text: str, source: str) -> None:
+        self._ticket += 1
+        ticket = self._ticket
+        self._running += 1
+        if self._running == 1:
+            self.busy_changed.emit(True)
+        QThreadPool.globalInstance().start(lambda: self._work(ticket, text, source))
+
+    def _work(self, ticket: int, text: str, source: str) -> None:
+        try:
+            outcome = Decoded(source, engine.share.decode(text), None)
+        except engine.ValidationError as exc:  # ShareError: not a readable payload
+            outcome = Decoded(source, None, exc)
+        except Exception as exc:  # an engine bug must still end the wait, with a reason
+            error = engine.ValidationError.single(
+                "",
+                "checker-error",
+                f"Rulegrid could not read this payload ({type(exc).__name__}: {str(exc)[:160]})",
+                pack="<share>",
+            )
+            outcome = Decoded(source, None, error)
+        with contextlib.suppress(RuntimeError):  # the window closed meanwhile
+            self._finished.emit(ticket, outcome)
+
+    def _on_finished(self, ticket: int, outcome: Decoded) -> None:
+        self._running -= 1
+        if self._running == 0:
+            self.busy_changed.emit(False)
+        if ticket == self._ticket:
+            self.decoded.emit(outcome)
