@@ -35,10 +35,10 @@ from engine.packs.compiled import (
     CompiledSchema,
     UnsupportedSchemaError,
     compile_schema,
-    json_value_problems,
     pattern_search,
 )
 from engine.packs.explain import path_key, short, translate
+from engine.packs.sizes import json_value_problems
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_BASE_URI = "https://rulegrid.dev/schemas/"

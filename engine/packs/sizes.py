@@ -13,27 +13,37 @@ Caps: levels, nouns, entities, automata, pattern steps, mechanics and FRAIL
 (:data:`~engine.limits.MAX_RECORD_FIELDS`, a reading limit: a record has at most
 nine real fields, so a thousand unknown ones are one problem, not a thousand).
 Values of the wrong type are left for the schema to report.
+
+:func:`json_value_problems` finds what no JSON text can hold (from Python
+callers: sets, NaN, huge numbers, deep nesting, lone surrogates), without
+recursion; :func:`structure_problems` is both checks, for tools that must hold a
+document before its schema has passed (the editor's repair).
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Generator, Iterator
 from typing import Any, Literal
 
 from engine.errors import Problem, pointer
 from engine.limits import (
     MAX_AUTOMATA,
+    MAX_DEPTH,
     MAX_ENTITIES,
     MAX_LEAVES,
     MAX_LEVELS,
+    MAX_MAGNITUDE,
     MAX_MECHANICS,
     MAX_NOUNS,
     MAX_PATTERN_STEPS,
     MAX_RECORD_FIELDS,
 )
-from engine.packs.compiled import json_value_problems
+from engine.packs.compiled import describe
 
 Path = tuple[Any, ...]
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def pack_size_problems(doc: object) -> list[Problem]:
@@ -141,3 +151,67 @@ def _over(at: Path, owner: str, cap: int, plural: str, count: int) -> Problem:
     return Problem(
         pointer(*at), "bad-size", f"{owner} at most {cap:,} {plural}; this one has {count:,}"
     )
+
+
+def json_value_problems(data: object) -> list[Problem]:
+    """Values no JSON text can hold (sets, functions, NaN, huge numbers, deep nesting,
+    text with a lone surrogate).
+
+    Such values reach the engine only from Python callers (a dict, a trusted
+    ``pack.py``); each is reported at its pointer instead of crashing a validator.
+    """
+    problems: list[Problem] = []
+    stack: list[tuple[object, tuple[Any, ...]]] = [(data, ())]
+    while stack and len(problems) < 100:
+        value, path = stack.pop()
+        kind = type(value)
+        if len(path) > MAX_DEPTH:
+            problems.append(
+                Problem(pointer(*path), "too-deep", f"nested deeper than {MAX_DEPTH} levels")
+            )
+        elif kind is dict:
+            assert isinstance(value, dict)
+            for key, item in value.items():
+                if type(key) is not str:
+                    problems.append(
+                        Problem(
+                            pointer(*path, key),
+                            "wrong-type",
+                            f"field names are text, not {describe(key)}",
+                        )
+                    )
+                else:
+                    stack.append((item, (*path, key)))
+        elif kind is list:
+            assert isinstance(value, list)
+            stack.extend((item, (*path, index)) for index, item in enumerate(value))
+        elif kind is int:
+            assert isinstance(value, int)
+            if not -MAX_MAGNITUDE < value < MAX_MAGNITUDE:
+                problems.append(Problem(pointer(*path), "out-of-range", "the number is too large"))
+        elif kind is float:
+            assert isinstance(value, float)
+            if not math.isfinite(value):
+                problems.append(
+                    Problem(pointer(*path), "wrong-type", f"{value!r} is not a JSON number")
+                )
+        elif kind is str:
+            assert isinstance(value, str)
+            if not value.isascii() and _LONE_SURROGATE.search(value):
+                problems.append(
+                    Problem(
+                        pointer(*path),
+                        "bad-text",
+                        "the text holds a lone surrogate: not a character, and no UTF-8 "
+                        "file can hold it",
+                    )
+                )
+        elif value is not None and kind is not bool:
+            problems.append(
+                Problem(pointer(*path), "wrong-type", f"{describe(value)} is not JSON data")
+            )
+    return sorted(problems, key=lambda p: _path_key(p.pointer))
+
+
+def _path_key(ptr: str) -> list[tuple[int, int | str]]:
+    return [(0, int(t)) if t.isdigit() else (1, t) for t in ptr.split("/")[1:]]
