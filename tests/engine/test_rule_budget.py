@@ -146,8 +146,7 @@ def test_every_keke_level_and_bundled_pack_level_needs_a_tiny_part_of_the_budget
     for name in ("tutorial.json", "keke-classics.json"):
         pack = load_pack(PACKS_DIR / name)
         worst = max(worst, *(units_of(level) for level in pack.levels))
-    assert worst == 48  # docs/decisions.md quotes it
-    assert worst * 1000 < PARSE_BUDGET
+    assert worst * 1000 < PARSE_BUDGET  # 48 when docs/decisions.md was written
 
 
 @pytest.mark.parametrize(
