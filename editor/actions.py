@@ -103,6 +103,13 @@ VIEW_ACTIONS = (
         "actionZoomFit", "&Fit Level", "Ctrl+0", "zoom-fit", "Zoom so the whole level is visible"
     ),
     ActionSpec("actionZoomActual", "&Actual Size", "Ctrl+1", "", "32 pixels a cell"),
+    ActionSpec(
+        "actionFocusCanvas",
+        "Go to the &Board",
+        "Alt+0",
+        "",
+        "Keyboard focus on the board: arrows move the cell cursor, Enter or Space paints",
+    ),
     ActionSpec("actionShowGrid", "Show &Grid", "Ctrl+G", "", "Draw grid lines", checkable=True),
     ActionSpec(
         "actionDarkTheme",
@@ -110,6 +117,14 @@ VIEW_ACTIONS = (
         "Ctrl+Shift+T",
         "",
         "Switch between light and dark",
+        checkable=True,
+    ),
+    ActionSpec(
+        "actionHighContrast",
+        "&High Contrast",
+        "Ctrl+Shift+H",
+        "",
+        "Black on white with strong outlines, for low vision or a bright room",
         checkable=True,
     ),
 )

@@ -19,6 +19,7 @@ from editor.documents.session import Session
 from editor.documents.values import vocabulary_of
 from editor.io.clipboard import Region, put_region
 from editor.tools import SelectTool
+from editor.views.canvas import GridCanvas
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
 
@@ -33,6 +34,7 @@ class LevelActions:
         select_tool: SelectTool,
         inspector: StackInspector,
         level_list: LevelListPanel,
+        canvas: GridCanvas,
         activate_select: Callable[[], None],
         show_message: Callable[[str], None],
     ) -> None:
@@ -42,6 +44,7 @@ class LevelActions:
         self._select = select_tool
         self._inspector = inspector
         self._level_list = level_list
+        self._canvas = canvas
         self._activate_select = activate_select
         self._show = show_message
 
@@ -136,10 +139,15 @@ class LevelActions:
         self._show("Click where the region's top-left corner goes (Escape cancels)")
 
     def delete(self) -> None:
+        """Delete what the author points at: the inspector's entity, the selection, or
+        (keyboard authoring) the top entity of the canvas's cursor cell."""
+        cursor, level = self._canvas.cursor_cell, self._session.level
         if self._inspector.list.hasFocus():
             self._inspector.remove_current()
-        else:
+        elif self._select.selected_region() is not None or cursor is None or level is None:
             self._select.delete_selection()
+        elif self._canvas.hasFocus():
+            level.remove_top([cursor], text="Erase")
 
     def select_all(self) -> None:
         self._activate_select()

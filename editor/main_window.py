@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
             select_tool=self.select_tool,
             inspector=self.inspector,
             level_list=self.level_list,
+            canvas=self.canvas,
             activate_select=lambda: self.activate_tool(self.select_tool),
             show_message=self.show_message,
         )
@@ -176,6 +177,7 @@ class MainWindow(QMainWindow):
         self.canvas.hovered.connect(self._on_canvas_hovered)
         self.canvas.zoom_changed.connect(lambda pct: self._zoom_label.setText(f"{pct} %"))
         self.palette_panel.add_noun_requested.connect(self.level_actions.add_noun)
+        self.palette_panel.chosen.connect(self.canvas.setFocus)
 
         self.keke_importer.busy_changed.connect(
             lambda busy: self.actions_by_id["actionImportKeke"].setEnabled(not busy)
@@ -184,7 +186,8 @@ class MainWindow(QMainWindow):
 
         self.resize(1280, 820)
         self._restore_window()
-        self.actions_by_id["actionDarkTheme"].setChecked(self.look.theme.dark)
+        self.actions_by_id["actionDarkTheme"].setChecked(self.settings.theme == "dark")
+        self.actions_by_id["actionHighContrast"].setChecked(self.settings.theme == "contrast")
         self.actions_by_id["actionShowGrid"].setChecked(self.settings.show_grid)
         self._apply_theme()
         self.activate_tool(self.tools[0])
@@ -265,8 +268,10 @@ class MainWindow(QMainWindow):
             "actionZoomOut": canvas.zoom_out,
             "actionZoomFit": canvas.fit,
             "actionZoomActual": canvas.zoom_actual,
+            "actionFocusCanvas": self._focus_canvas,
             "actionShowGrid": self._on_show_grid_toggled,
             "actionDarkTheme": self._on_dark_theme_toggled,
+            "actionHighContrast": self._on_high_contrast_toggled,
             "actionAddLevel": la.add_level,
             "actionDuplicateLevel": la.duplicate_level,
             "actionRenameLevel": la.rename_level,
@@ -382,9 +387,11 @@ class MainWindow(QMainWindow):
             "actionZoomOut",
             "actionZoomFit",
             "actionZoomActual",
+            "actionFocusCanvas",
             None,
             "actionShowGrid",
             "actionDarkTheme",
+            "actionHighContrast",
             "actionReducedMotion",
             None,
             "actionDimUnusedWords",
@@ -476,6 +483,11 @@ class MainWindow(QMainWindow):
         if not self.settings.welcomed:
             self._add_welcome(right)
 
+    def _focus_canvas(self) -> None:
+        self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if self.canvas.cursor_cell is None and self.level is not None:
+            self.canvas.set_cursor_cell(self.canvas.hovered_cell or Pos(0, 0))
+
     def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
         """The first start's welcome panel, until the author dismisses it ("Got it")."""
         welcome = WelcomePanel(self.renderer)
@@ -537,9 +549,21 @@ class MainWindow(QMainWindow):
         self.canvas.set_show_grid(show)
 
     def _on_dark_theme_toggled(self) -> None:
-        self.settings.theme = (
-            "dark" if self.actions_by_id["actionDarkTheme"].isChecked() else "light"
-        )
+        self._choose_theme("dark", self.actions_by_id["actionDarkTheme"].isChecked())
+
+    def _on_high_contrast_toggled(self) -> None:
+        self._choose_theme("contrast", self.actions_by_id["actionHighContrast"].isChecked())
+
+    def _choose_theme(self, name: str, on: bool) -> None:
+        """Dark and high contrast exclude each other; neither is the light theme."""
+        if on == (self.settings.theme == name):
+            return
+        self.settings.theme = name if on else "light"
+        for action_id, theme in (("actionDarkTheme", "dark"), ("actionHighContrast", "contrast")):
+            action = self.actions_by_id[action_id]
+            action.blockSignals(True)
+            action.setChecked(self.settings.theme == theme)
+            action.blockSignals(False)
         self._apply_theme()
 
     def _apply_theme(self) -> None:

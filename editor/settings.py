@@ -14,7 +14,7 @@ from PySide6.QtCore import QByteArray, QSettings
 MAX_RECENT = 10
 DEFAULT_BACKUPS = 10
 MAX_BACKUPS = 1_000
-THEMES = ("light", "dark")
+THEMES = ("light", "dark", "contrast")
 #: ``"<sha256> <folder>"`` entries: a folder's pack.py is trusted while it has that content.
 _TRUSTED_KEY = "files/trusted_modules"
 

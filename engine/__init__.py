@@ -5,6 +5,7 @@ editor and other tools import only the names in ``__all__``.
 """
 
 from engine import share
+from engine.colors import NOUN_COLORS, default_noun_color
 from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
 from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
 from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_ENTITIES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
+    "NOUN_COLORS",
     "OPERATORS",
     "PARSE_BUDGET",
     "TOKEN_MAX_LENGTH",
@@ -99,6 +101,7 @@ __all__ = [
     "analyze_level",
     "check_level",
     "check_solution",
+    "default_noun_color",
     "dump_pack",
     "export_keke",
     "format_moves",

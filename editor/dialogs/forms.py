@@ -157,17 +157,20 @@ class NounDialog(_Form):
         self.glyph = QLineEdit(self)
         self.glyph.setMaxLength(2)
         self.glyph.setPlaceholderText("first letter")
-        self._color = QColor("#4f9d69")
+        self._color = QColor(engine.NOUN_COLORS[0])
+        self._color_chosen = False  # until the author picks one, the colour follows the name
         self.color_button = QPushButton(self)
         self.color_button.setObjectName("nounColor")
         self.color_button.clicked.connect(self._choose_color)
         self._show_color()
+        self.name.textChanged.connect(self._suggest_color)
         self.form.addRow("Name", self.name)
         self.form.addRow("Colour", self.color_button)
         self.form.addRow("Glyph", self.glyph)
 
     def set_color(self, color: QColor) -> None:
         self._color = color
+        self._color_chosen = True
         self._show_color()
 
     def result_noun(self) -> tuple[str, NounSpec]:
@@ -190,6 +193,12 @@ class NounDialog(_Form):
         color = QColorDialog.getColor(self._color, self, "Noun colour")
         if color.isValid():
             self.set_color(color)
+
+    def _suggest_color(self, name: str) -> None:
+        """A colour-blind-safe default for the typed name, until the author picks one."""
+        if not self._color_chosen and name.strip():
+            self._color = QColor(engine.default_noun_color(name.strip().upper()))
+            self._show_color()
 
     def _show_color(self) -> None:
         text = "#15171c" if self._color.lightness() > 140 else "#ffffff"

@@ -31,15 +31,15 @@ from editor.documents.values import LevelProperties, NounSpec, PackProperties, t
 FORMAT, VERSION = "rulegrid-pack", 1
 
 #: Nouns a new pack starts with, so an author can paint at once (Baba's colours).
-STARTER_NOUNS: dict[str, str] = {
-    "BABA": "#d9396a",
-    "ROCK": "#c29e46",
-    "FLAG": "#ede285",
-    "WALL": "#737373",
-    "WATER": "#5f9dd1",
-    "SKULL": "#82261c",
-    "KEKE": "#e5533b",
-    "LAVA": "#e49950",
+STARTER_NOUNS: dict[str, str] = {  # colours from engine.NOUN_COLORS: safe for colour blindness
+    "BABA": "#cc79a7",
+    "ROCK": "#9c6b30",
+    "FLAG": "#f0e442",
+    "WALL": "#6e6e6e",
+    "WATER": "#56b4e9",
+    "SKULL": "#1f3a93",
+    "KEKE": "#d55e00",
+    "LAVA": "#e69f00",
 }
 
 

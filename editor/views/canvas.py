@@ -19,6 +19,7 @@ from PySide6.QtCore import Property, QObject, QPoint, QPointF, QRect, QSize, Qt,
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QFocusEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -88,6 +89,8 @@ class GridCanvas(QWidget):
         self._overlay_area = QRect()  # widget pixels the last overlay covered
         self._pan_from: QPoint | None = None
         self._space_down = False
+        self._space_panned = False  # the Space press served a pan drag: not a placement
+        self._cursor: Pos | None = None  # the keyboard's cell
         self._auto_fit = True  # keep fitting on resize until the author zooms or pans
         self._show_grid = True
         self._pictures = CellPictures(renderer, self)
@@ -188,6 +191,41 @@ class GridCanvas(QWidget):
         self._layers.append(layer)
         layer.changed.connect(self.update)
         self.update()
+
+    # ---------------------------------------------------------- keyboard cursor
+    @property
+    def cursor_cell(self) -> Pos | None:
+        """The cell the keyboard works on (arrows move it; Enter or Space applies the tool)."""
+        return self._cursor
+
+    def set_cursor_cell(self, pos: Pos | None) -> None:
+        level = self._level
+        if pos is not None and (level is None or not level.contains(pos)):
+            return
+        old, self._cursor = self._cursor, pos
+        for cell in (old, pos):
+            if cell is not None:
+                self.update(self.cell_rect(cell).adjusted(-2, -2, 2, 2))
+        if pos is not None:
+            self.reveal([pos])
+            self.setAccessibleDescription(self._describe_cell(pos))
+            self.hovered.emit(pos)  # the status bar reads the cell the keyboard is on
+
+    def apply_tool_at_cursor(self) -> bool:
+        """What a click does, at the keyboard's cell: the brush paints, the picker picks …"""
+        tool, pos = self._tool, self._cursor
+        if tool is None or pos is None:
+            return False
+        tool.press(pos, Qt.KeyboardModifier.NoModifier, Qt.MouseButton.LeftButton)
+        tool.release(pos, Qt.KeyboardModifier.NoModifier)
+        self.setAccessibleDescription(self._describe_cell(pos))
+        return True
+
+    def _describe_cell(self, pos: Pos) -> str:
+        level = self._level
+        stack = level.stack_at(pos) if level is not None else ()
+        names = ", ".join(p.token if p.kind == "word" else p.token.lower() for p in reversed(stack))
+        return f"cell ({pos.x}, {pos.y}): {names or 'empty'}"
 
     def set_show_grid(self, show: bool) -> None:
         self._show_grid = show
@@ -314,6 +352,11 @@ class GridCanvas(QWidget):
         overlay = self._tool.overlay() if self._tool is not None else None
         if overlay is not None:
             self._draw_overlay(painter, overlay)
+        if self._cursor is not None and self.hasFocus() and level.contains(self._cursor):
+            pen = QPen(QColor(theme.selection), 2, Qt.PenStyle.DashLine)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self.cell_rect(self._cursor).adjusted(2, 2, -2, -2))
         if self._hover is not None and level.contains(self._hover):
             painter.setPen(QPen(QColor(theme.hover), 2))
             painter.drawRect(self.cell_rect(self._hover).adjusted(1, 1, -1, -1))
@@ -429,6 +472,8 @@ class GridCanvas(QWidget):
             self.setCursor(Qt.CursorShape.ClosedHandCursor)
             return
         pos = self.cell_at(event.position())
+        if self._level is not None and self._level.contains(pos):
+            self._cursor = pos  # the keyboard goes on from the last click
         alt = bool(mods & Qt.KeyboardModifier.AltModifier)
         self._presser = (
             self._picker if alt and not isinstance(self._tool, SelectTool) else self._tool
@@ -441,6 +486,7 @@ class GridCanvas(QWidget):
         if self._pan_from is not None:
             self.pan_by(point.x() - self._pan_from.x(), point.y() - self._pan_from.y())
             self._pan_from = point
+            self._space_panned = self._space_down
             return
         pos = self.cell_at(point)
         self._set_hover(pos if self._level is not None and self._level.contains(pos) else None)
@@ -471,14 +517,23 @@ class GridCanvas(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = Qt.Key(event.key())
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         if key == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_down = True
+            self._space_panned = False
             self.setCursor(Qt.CursorShape.OpenHandCursor)
         elif key == Qt.Key.Key_Escape and self._tool is not None:
             self._tool.cancel()
-        elif key in _PAN_KEYS:
-            dx, dy = _PAN_KEYS[key]
-            self.pan_by(dx * self._cell, dy * self._cell)
+        elif key in _ARROWS and mods == Qt.KeyboardModifier.ControlModifier:
+            dx, dy = _ARROWS[key]
+            self.pan_by(-dx * self._cell, -dy * self._cell)
+        elif key in _ARROWS and mods == Qt.KeyboardModifier.NoModifier:
+            self._move_cursor(*_ARROWS[key])
+        elif (
+            key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and mods == Qt.KeyboardModifier.NoModifier
+        ):
+            self._ensure_cursor()
+            self.apply_tool_at_cursor()
         else:
             super().keyPressEvent(event)
 
@@ -486,8 +541,38 @@ class GridCanvas(QWidget):
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space_down = False
             self.unsetCursor()
+            if not self._space_panned and self._pan_from is None:  # a tap: apply the tool
+                self._ensure_cursor()
+                self.apply_tool_at_cursor()
         else:
             super().keyReleaseEvent(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        if self._cursor is not None:
+            self.update(self.cell_rect(self._cursor).adjusted(-2, -2, 2, 2))
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        if self._cursor is not None:
+            self.update(self.cell_rect(self._cursor).adjusted(-2, -2, 2, 2))
+
+    def _ensure_cursor(self) -> None:
+        if self._cursor is None and self._level is not None:
+            self.set_cursor_cell(self._hover or Pos(0, 0))
+
+    def _move_cursor(self, dx: int, dy: int) -> None:
+        level = self._level
+        if level is None:
+            return
+        if self._cursor is None:
+            self._ensure_cursor()
+            return
+        x = max(0, min(level.width - 1, self._cursor.x + dx))
+        y = max(0, min(level.height - 1, self._cursor.y + dy))
+        self.set_cursor_cell(Pos(x, y))
+        if self._tool is not None:
+            self._tool.hover(self._cursor)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         if self._auto_fit:
@@ -507,6 +592,7 @@ class GridCanvas(QWidget):
         )
         self._pictures.forget_all()
         self._hover = None
+        self._cursor = None
         self.clear_highlight()
         if self._tool is not None:
             self._tool.cancel()
@@ -582,9 +668,9 @@ class GridCanvas(QWidget):
         self.zoom_changed.emit(self.zoom_percent())
 
 
-_PAN_KEYS = {
-    Qt.Key.Key_Left: (1, 0),
-    Qt.Key.Key_Right: (-1, 0),
-    Qt.Key.Key_Up: (0, 1),
-    Qt.Key.Key_Down: (0, -1),
+_ARROWS = {
+    Qt.Key.Key_Left: (-1, 0),
+    Qt.Key.Key_Right: (1, 0),
+    Qt.Key.Key_Up: (0, -1),
+    Qt.Key.Key_Down: (0, 1),
 }

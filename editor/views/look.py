@@ -31,6 +31,7 @@ class Look(QObject):
         super().__init__(parent)
         self._theme = theme
         self._nouns: dict[str, NounSpec] = {}
+        self._glyphs: dict[str, str] = {}
         self._automaton_properties: frozenset[str] = frozenset()
         self._frail = False
         self._revision = 0
@@ -47,6 +48,10 @@ class Look(QObject):
     @property
     def nouns(self) -> Mapping[str, NounSpec]:
         return self._nouns
+
+    def glyph(self, noun: str) -> str:
+        """The letters on the noun's objects: its own glyph, or one that no other noun shares."""
+        return self._glyphs.get(noun) or noun[:1]
 
     @property
     def automaton_properties(self) -> frozenset[str]:
@@ -71,6 +76,7 @@ class Look(QObject):
     def set_nouns(self, nouns: Mapping[str, NounSpec]) -> None:
         if dict(nouns) != self._nouns:
             self._nouns = dict(nouns)
+            self._glyphs = distinct_glyphs(self._nouns)
             self._bump()
 
     def set_level_words(self, automaton_properties: frozenset[str], frail: bool) -> None:
@@ -117,3 +123,30 @@ class Look(QObject):
     def _bump(self) -> None:
         self._revision += 1
         self.changed.emit()
+
+
+def distinct_glyphs(nouns: Mapping[str, NounSpec]) -> dict[str, str]:
+    """Glyphs that tell nouns apart when they share a first letter.
+
+    A noun's own glyph wins. Otherwise a noun whose first letter is its own keeps
+    that letter; nouns that share one get it plus a later letter of their name, the
+    first that no other noun of the group took (GOOP "GO", GRASS "GR"; LAVA "LA",
+    LOVE "LO"), so colour is never the only difference on the board.
+    """
+    glyphs = {name: spec.glyph for name, spec in nouns.items() if spec.glyph}
+    groups: dict[str, list[str]] = {}
+    for name in sorted(nouns):
+        if name not in glyphs and name:
+            groups.setdefault(name[0], []).append(name)
+    taken = set(glyphs.values())
+    for first, names in groups.items():
+        if len(names) == 1 and first not in taken:
+            glyphs[names[0]] = first
+            taken.add(first)
+            continue
+        for name in names:
+            options = [first + letter for letter in name[1:] if letter.isalnum()]
+            glyph = next((g for g in options if g not in taken), name[:3])
+            glyphs[name] = glyph
+            taken.add(glyph)
+    return glyphs

@@ -8,8 +8,8 @@ tools use; the picker sets it the other way round.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
@@ -32,6 +32,7 @@ STAMP_ROLE = Qt.ItemDataRole.UserRole + 1
 
 class PaletteWidget(QWidget):
     add_noun_requested = Signal()
+    chosen = Signal()  # Enter in the search: the author is done choosing (back to the board)
 
     def __init__(
         self, session: Session, renderer: TileRenderer, parent: QWidget | None = None
@@ -49,6 +50,8 @@ class PaletteWidget(QWidget):
         self.search.setPlaceholderText("Search nouns and words")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._apply_filter)
+        self.search.returnPressed.connect(self._on_search_return)
+        self.search.installEventFilter(self)  # Up and Down walk the matches from the search
         add = QToolButton(self)
         add.setObjectName("paletteAddNoun")
         add.setIcon(icon("add-noun"))
@@ -120,6 +123,37 @@ class PaletteWidget(QWidget):
             header.setExpanded(True)
         self._apply_filter(self.search.text())
         self._on_session_stamp_changed(self._session.stamp)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.search and isinstance(event, QKeyEvent):
+            step = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1}.get(Qt.Key(event.key()))
+            if step is not None and event.type() == QEvent.Type.KeyPress:
+                self._step_match(step)
+                return True
+        return super().eventFilter(watched, event)
+
+    def _visible_stamps(self) -> list[Stamp]:
+        shown = []
+        for stamp, item in self._items.items():
+            header = item.parent()
+            if not item.isHidden() and header is not None and not header.isHidden():
+                shown.append(stamp)
+        return shown
+
+    def _step_match(self, step: int) -> None:
+        visible = self._visible_stamps()
+        if not visible:
+            return
+        current = self._session.stamp
+        index = visible.index(current) + step if current in visible else 0
+        self.choose(visible[max(0, min(len(visible) - 1, index))])
+
+    def _on_search_return(self) -> None:
+        visible = self._visible_stamps()
+        if visible and self._session.stamp not in visible:
+            self.choose(visible[0])
+        if visible:
+            self.chosen.emit()
 
     # ---------------------------------------------------------------- slots
     def _on_session_pack_changed(self, _pack: PackDocument) -> None:

@@ -49,6 +49,7 @@ class Theme:
     operator_text: str
     badge: str
     badge_text: str
+    strong_edges: bool = False  # tiles get a black outline and grid lines are dark
 
 
 LIGHT = Theme(
@@ -97,7 +98,32 @@ DARK = Theme(
     badge="#f3f4f7",
     badge_text="#111318",
 )
-THEMES = {"light": LIGHT, "dark": DARK}
+#: For low vision and bright rooms: black on white, dark grid, black tile outlines.
+HIGH_CONTRAST = Theme(
+    name="contrast",
+    dark=False,
+    window="#ffffff",
+    base="#ffffff",
+    alternate="#f0f0f0",
+    text="#000000",
+    muted="#333333",
+    button="#ffffff",
+    highlight="#0033cc",
+    highlight_text="#ffffff",
+    canvas="#bdbdbd",
+    board="#ffffff",
+    grid="#7a7a7a",
+    board_edge="#000000",
+    hover="#0033cc",
+    selection="#e65c00",
+    preview="#0033cc",
+    word_tile="#000000",
+    operator_text="#ffffff",
+    badge="#000000",
+    badge_text="#ffffff",
+    strong_edges=True,
+)
+THEMES = {"light": LIGHT, "dark": DARK, "contrast": HIGH_CONTRAST}
 
 
 def theme_named(name: str) -> Theme:

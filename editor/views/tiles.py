@@ -76,6 +76,8 @@ class TileRenderer:
     def fill_of(self, stamp: Stamp) -> QColor:
         """The colour that fills most of the stamp's tile (a stand-in while it is drawn)."""
         role = self.role(stamp)
+        if role is WordRole.NOUN and self._theme.strong_edges:
+            return QColor("#ffffff")
         if role in (WordRole.NOUN, WordRole.OPERATOR):
             return QColor(self._theme.word_tile)
         return self.color_of(stamp)
@@ -174,16 +176,22 @@ class TileRenderer:
         role = self.role(stamp)
         radius = size / 6
         small = size < MIN_TEXT_SIZE
+        strong = self._theme.strong_edges
         if role is None:  # an object: a rounded block in its noun's colour with a glyph
-            painter.setPen(QPen(color.darker(140), max(1.0, size / 24)))
+            edge = QColor("#000000") if strong else color.darker(140)
+            painter.setPen(QPen(edge, max(1.0, size / (12 if strong else 24))))
             painter.setBrush(color)
             painter.drawRoundedRect(body, radius, radius)
             if not small:
-                spec = self.look.nouns.get(stamp.token)
-                glyph = (spec.glyph if spec is not None else "") or stamp.token[:1]
+                glyph = self.look.glyph(stamp.token)
                 _draw_label(painter, glyph, body, _contrast(color), max_lines=1, scale=0.62)
             return
-        if role in (WordRole.NOUN, WordRole.OPERATOR):
+        if role is WordRole.NOUN and strong:  # high contrast: black text, a thick coloured frame
+            painter.setPen(QPen(color, max(2.0, size / 8)))
+            painter.setBrush(QColor("#ffffff"))
+            painter.drawRect(body)
+            text_color = QColor("#000000")
+        elif role in (WordRole.NOUN, WordRole.OPERATOR):
             painter.setPen(
                 QPen(color, max(1.0, size / 16)) if role is WordRole.NOUN else Qt.PenStyle.NoPen
             )
@@ -191,7 +199,9 @@ class TileRenderer:
             painter.drawRect(body)
             text_color = color
         else:  # properties and mechanic words are filled tiles
-            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setPen(
+                QPen(QColor("#000000"), max(1.0, size / 16)) if strong else Qt.PenStyle.NoPen
+            )
             painter.setBrush(color)
             painter.drawRect(body)
             text_color = _contrast(color)

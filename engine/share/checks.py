@@ -10,13 +10,13 @@ re-run and compared, and the snapshot is restored exactly as
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
+from engine.colors import default_noun_color
 from engine.context import LevelContext
 from engine.errors import Problem, ProblemList, ValidationError, WorkLimitError, pointer
 from engine.limits import MAX_PROBLEMS, MAX_RECORD_FIELDS
@@ -177,7 +177,7 @@ def _noun_styles(level: Level, given: object) -> object:
 
 def default_color(noun: str) -> str:
     """A stable colour for a noun that a level payload gives no style for."""
-    return "#" + hashlib.sha256(noun.encode("utf-8")).hexdigest()[:6]
+    return default_noun_color(noun)
 
 
 def check_replays(
