@@ -38,8 +38,9 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.load import load_pack, load_pack_document
+from engine.packs.load import load_pack, load_pack_document, module_digest
 from engine.packs.save import dump_pack, save_pack, write_atomic
+from engine.packs.sizes import structure_problems
 from engine.packs.validate import load_level
 from engine.play.analysis import (
     LevelAnalysis,
@@ -123,11 +124,13 @@ __all__ = [
     "load_level",
     "load_pack",
     "load_pack_document",
+    "module_digest",
     "parse_moves",
     "replay",
     "report_level",
     "save_pack",
     "share",
     "solve",
+    "structure_problems",
     "write_atomic",
 ]

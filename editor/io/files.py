@@ -119,20 +119,30 @@ class PackFiles(QObject):
         )
         return True
 
-    def _trust(self, path: Path) -> bool | None:
-        """False for data packs; for a ``pack.py`` folder, True once trusted, None when refused.
+    def _trust(self, path: Path) -> str | bool | None:
+        """False for data packs; for a ``pack.py`` folder, the digest of the ``pack.py``
+        the author trusts (the engine runs only that content), or None when refused.
 
-        The author is asked once per folder; the answer "yes" is remembered.
+        Trust is pinned to the module's content: the author is asked once per
+        version, again (saying so) when the file changed, and "yes" is remembered
+        until revoked (Edit ▸ Trusted Pack Folders).
         """
         if not is_generated_pack(path):
             return False
         folder = str(path.resolve())
-        if self._settings.is_trusted(folder):
-            return True
-        if not self._dialogs.ask_trust_folder(self._window, path):
+        try:
+            digest = engine.module_digest(path)
+        except engine.ValidationError:
+            return False  # unreadable or too large: the engine refuses it, running nothing
+        if digest is None:
+            return False
+        pinned = self._settings.trusted_digest(folder)
+        if pinned == digest:
+            return digest
+        if not self._dialogs.ask_trust_folder(self._window, path, changed=pinned is not None):
             return None
-        self._settings.trust_folder(folder)
-        return True
+        self._settings.trust_folder(folder, digest)
+        return digest
 
     def _adopt(self, document: PackDocument, path: Path) -> None:
         self._session.set_pack(document)

@@ -46,7 +46,7 @@ def is_generated_pack(path: Path) -> bool:
     return path.is_dir() and (path / PACK_MODULE).is_file()
 
 
-def open_pack(path: Path, *, trust: bool = False) -> OpenResult:
+def open_pack(path: Path, *, trust: bool | str = False) -> OpenResult:
     """Validate the whole pack with the engine; every problem comes back located.
 
     A pack built by a trusted ``pack.py`` opens without a file of its own: saving it
