@@ -38,7 +38,7 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.load import load_pack, load_pack_document, module_digest
+from engine.packs.load import load_pack, load_pack_document, module_digest, read_json_file
 from engine.packs.save import dump_pack, save_pack, write_atomic
 from engine.packs.sizes import structure_problems
 from engine.packs.validate import load_level
@@ -126,6 +126,7 @@ __all__ = [
     "load_pack_document",
     "module_digest",
     "parse_moves",
+    "read_json_file",
     "replay",
     "report_level",
     "save_pack",

@@ -8,7 +8,6 @@ before saving a pack that still has errors, and records recent packs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from editor.io.pack_io import (
     RepairImpossibleError,
     is_generated_pack,
     open_pack,
+    problem_text,
     read_for_repair,
     save_pack,
     validate,
@@ -204,9 +204,13 @@ class PackFiles(QObject):
             return False
         backup = kept[index]
         try:
-            data = json.loads(backup.path.read_text(encoding="utf-8"))
+            data = engine.read_json_file(backup.path)
             document = PackDocument.from_data(data, path=pack.path, folder=pack.folder, notes=[])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        except engine.ValidationError as exc:
+            why = problem_text(exc)
+            self._dialogs.error(self._window, "Restore Backup", f"{backup.path.name}: {why}")
+            return False
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             self._dialogs.error(self._window, "Restore Backup", f"{backup.path.name}: {exc}")
             return False
         document.mark_unsaved()

@@ -83,6 +83,8 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
     except RecursionError:
         raise fail("not valid JSON: nested too deep") from None
     except ValueError as exc:  # NaN, 1e400, an integer of more than 4,300 digits
+        if "integer string conversion" in str(exc):  # Python's words: not the author's
+            raise fail("not valid JSON: a number of more than 4,300 digits") from None
         raise fail(f"not valid JSON: {exc}") from None
     problems: list[Problem] = []
     if repeated:

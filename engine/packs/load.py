@@ -95,7 +95,28 @@ def read_pack_document(path: Path, *, trust: bool | str = False) -> tuple[Any, s
                 pack=name,
             )
         path = path / PACK_FILE
-    return parse_json_text(read_bounded(path, MAX_PACK_BYTES, name), source=name), name
+    return read_json_file(path, name=name), name
+
+
+def read_json_file(path: str | Path, *, limit: int | None = None, name: str | None = None) -> Any:
+    """The JSON document in a file, read as strictly and as boundedly as a pack file.
+
+    For tools that must hold a document the engine may refuse (the editor's repair,
+    backups, recovered work): at most ``limit + 1`` bytes are read (default
+    :data:`~engine.limits.MAX_PACK_BYTES`), and the text is
+    parsed by the pack reader (UTF-8 only, each key once, no NaN, no number too
+    large, no nesting past the parser, no lone surrogate), so a hostile file is a
+    located problem, never a ``RecursionError``, ``ValueError`` or ``OverflowError``.
+    ``name`` labels the problems (default: the file name).
+
+    Raises:
+        ValidationError: ``unreadable``, ``bad-size``, ``invalid-json``,
+            ``duplicate-key`` or ``bad-text``.
+    """
+    path = Path(path)
+    label = path.name if name is None else name
+    limit = MAX_PACK_BYTES if limit is None else limit
+    return parse_json_text(read_bounded(path, limit, label), source=label)
 
 
 def read_bounded(path: Path, limit: int, name: str) -> bytes:
@@ -121,9 +142,13 @@ def read_bounded(path: Path, limit: int, name: str) -> bytes:
         ) from None
     if len(raw) > limit:
         raise ValidationError.single(
-            "", "bad-size", f"{path} is larger than {limit // 2**20} MiB", pack=name
+            "", "bad-size", f"{path} is larger than {_amount(limit)}", pack=name
         )
     return raw
+
+
+def _amount(size: int) -> str:
+    return f"{size // 2**20} MiB" if size >= 2**20 else f"{size:,} bytes"
 
 
 def module_digest(folder: str | Path) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine import Game, ValidationError, load_level, load_pack, solve
+from engine import Game, ValidationError, load_level, load_pack, read_json_file, solve
 from tests.support import grid_level, pack_document
 
 WALK = grid_level(["baba . . flag", "BABA IS YOU .", "FLAG IS WIN ."], "walk")
@@ -157,3 +157,31 @@ def test_solve_refuses_a_nan_timeout() -> None:
     with pytest.raises(ValueError, match="NaN"):
         solve(WALK, timeout=math.nan)
     assert solve(WALK, timeout=math.inf).status == "solved"
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "not valid JSON: nested too deep"),
+        (b'{"a": ' + b"9" * 10_000 + b"}", "not valid JSON: a number of more than 4,300 digits"),
+        (b'{"a": 1e400}', "not valid JSON: the number 1e400 is too large"),
+        (b'{"a": 1, "a": 2}', "appears more than once"),
+    ],
+    ids=["deep", "digits", "1e400", "repeated-key"],
+)
+def test_read_json_file_reads_a_file_as_strictly_as_a_pack(
+    tmp_path: Path, raw: bytes, message: str
+) -> None:
+    """engine.read_json_file: what the editor reads packs, backups and recovered work with."""
+    path = tmp_path / "hostile.json"
+    path.write_bytes(raw)
+    with pytest.raises(ValidationError) as caught:
+        read_json_file(path)
+    [problem] = caught.value.errors
+    assert message in problem.message
+    assert problem.pack == "hostile.json"
+    path.write_bytes(b'{"a": [1, 2.5, "x"]}')
+    assert read_json_file(path) == {"a": [1, 2.5, "x"]}
+    with pytest.raises(ValidationError) as big:
+        read_json_file(path, limit=8)  # at most 9 bytes are read
+    assert [p.code for p in big.value.errors] == ["bad-size"]
