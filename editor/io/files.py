@@ -178,6 +178,13 @@ class PackFiles(QObject):
         except OSError as exc:
             self._dialogs.error(self._window, "Could not save", f"{path}: {exc.strerror or exc}")
             return False
+        except (ValueError, TypeError) as exc:  # UnicodeEncodeError is a ValueError
+            self._dialogs.error(
+                self._window,
+                "Could not save",
+                f"{path}: nothing was written: {unwritable(self.pack, exc)}",
+            )
+            return False
         self._settings.add_recent_pack(str(path.resolve()))
         if self.problems:
             first = self.problems[0]
@@ -235,6 +242,15 @@ class PackFiles(QObject):
             return str(pack.path.parent)
         recent = self._settings.recent_packs
         return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+
+def unwritable(pack: PackDocument, error: Exception) -> str:
+    """Where the pack holds what no JSON file can, as the engine locates it."""
+    found = engine.structure_problems(pack.to_data())
+    if not found:
+        return str(error)
+    first = found[0]
+    return f"{first.pointer or '/'}: {first.message}"
 
 
 def note_text(note: engine.Problem) -> str:

@@ -111,13 +111,21 @@ def save_pack(
     it already found in ``document.to_data()``, so they are not looked for twice).
     With ``backups``, the file being replaced is kept first (the newest ``keep``
     versions stay).
+
+    Raises:
+        OSError: the file could not be written (the old one is untouched).
+        ValueError: the document holds what no JSON file can (NaN, a lone
+            surrogate: ``UnicodeEncodeError`` is a ``ValueError``); nothing written.
+        TypeError: the document holds a value JSON has no type for; nothing written.
     """
     data = document.to_data()
     target = path / PACK_FILE if folder else path
-    text = engine.dump_pack(data)  # fails (a value JSON cannot hold) before anything moves
+    # Fails (a value JSON cannot hold, a lone surrogate UTF-8 cannot) before anything
+    # moves: no backup is kept and no file is touched.
+    raw = engine.dump_pack(data).encode("utf-8")
     if backups is not None:
         backups.keep(target, keep)
-    engine.write_atomic(target, text)
+    engine.write_atomic(target, raw)
     document.mark_saved(path, folder=folder)
     return validate(data) if problems is None else problems
 
