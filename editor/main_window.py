@@ -681,6 +681,8 @@ class MainWindow(QMainWindow):
             self.resizeDocks(
                 [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
             )
+            # the board is the work: the Problems list starts short (about six rows)
+            self.resizeDocks([d["validation"]], [190], Qt.Orientation.Vertical)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         self.sharing.importer.drag_enter(event)
