@@ -7,6 +7,8 @@ taken ``SHOW_AFTER_MS``, so a small pack never flashes a dialog.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QProgressBar, QVBoxLayout, QWidget
 
@@ -26,11 +28,13 @@ class FileProgress(QDialog):
         self.setWindowTitle(title)
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setMinimumWidth(380)
-        self.label = QLabel(title, self)
+        self.heading = QLabel(f"<b>{html.escape(title)}</b>", self)
+        self.label = QLabel("", self)  # the stage
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 0)
         self.bar.setFormat("%v of %m")
         layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
         layout.addWidget(self.label)
         layout.addWidget(self.bar)
         if can_cancel:

@@ -24,7 +24,6 @@ from editor.documents.session import Session
 from editor.io.backups import BackupStore
 from editor.io.pack_io import (
     PACK_FILE,
-    OpenResult,
     is_generated_pack,
     problem_text,
     validate,
@@ -32,6 +31,7 @@ from editor.io.pack_io import (
 from editor.io.pack_tasks import OpenRequest, WriteRequest, open_work, write_work
 from editor.io.waiting import Busy
 from editor.settings import EditorSettings
+from editor.tasks.background import collector_paused
 from editor.tasks.progress import Progress
 from editor.tasks.validation import PackValidator
 
@@ -97,6 +97,12 @@ class PackFiles(QObject):
         if trust is None:
             self._status(f"Did not open {path.name}: its pack.py was not trusted")
             return False
+        # Nothing is collected until the new pack is adopted and frozen (adopt_still):
+        # collections on the way would walk its millions of new objects again and again.
+        with collector_paused():
+            return self._open_now(path, trust)
+
+    def _open_now(self, path: Path, trust: str | bool) -> bool:
         self._busy = True
         try:
             with Busy(self._window, f"Opening {path.name}", can_cancel=True) as busy:
@@ -118,29 +124,29 @@ class PackFiles(QObject):
             generated = " (built by pack.py: saving writes a new data pack)" if trust else ""
             self._status(f"Opened {path.name}: {len(opened.document.levels)} levels{generated}")
             return True
-        result = OpenResult(None, opened.problems)
+        problems = opened.problems
         repaired, notes, why_not = opened.repaired, opened.notes, opened.why_not
-        name = result.problems[0].pack if result.problems else path.stem
+        name = problems[0].pack if problems else path.stem
         notes = [n.located(pack=name, level=n.level) for n in notes]
         wants_repair = self._dialogs.show_problems(
             self._window,
             path.name,
-            result.problems,
+            problems,
             can_repair=repaired is not None,
             repair_notes=[note_text(n) for n in notes],
         )
         if repaired is None or not wants_repair:
             reason = f" ({why_not})" if why_not else ""
-            self._status(f"{path.name} did not load: {len(result.problems)} problems{reason}")
+            self._status(f"{path.name} did not load: {len(problems)} problems{reason}")
             return False
         changes = [n for n in notes if n.code != NOT_SHOWN]
         repaired.mark_changed_on_open(changes)  # unsaved: the file does not hold these yet
         self._adopt(repaired, path)
-        self.problems = result.problems
+        self.problems = problems
         many = "s" if len(changes) != 1 else ""
         changed = f"; {len(changes)} change{many} to save" if changes else ""
         self._status(
-            f"Opened {path.name} for repair: {len(result.problems)} problems to fix{changed} "
+            f"Opened {path.name} for repair: {len(problems)} problems to fix{changed} "
             "(View ▸ Panels ▸ Problems)"
         )
         return True
@@ -189,8 +195,9 @@ class PackFiles(QObject):
         if self._busy:
             return False  # a file operation is running (its progress window says which)
         self._busy = True
-        try:
-            return self._write_now(path, folder=folder)
+        try:  # the document's temporary copy dies by reference counting: no collection needed
+            with collector_paused():
+                return self._write_now(path, folder=folder)
         finally:
             self._busy = False
 
