@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.inspector = StackInspector(self.session, self.renderer)
         self.validation_panel = ValidationPanel(self.session, self.canvas)
+        self.files.use_validator(self.validation_panel.validator)  # saves reuse its problems
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setAccessibleName("History")
