@@ -44,6 +44,15 @@ def record(kind: type[BaseException], value: BaseException, tb: TracebackType | 
     slot_errors.append("".join(traceback.format_exception(kind, value, tb)))
 
 
+def resident_mb() -> float:
+    """The process's resident memory now (Linux), to see growth within a seed."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def soak_one(app: QApplication, seed: int, actions: int) -> tuple[Soak, str | None, float]:
     folder = Path(tempfile.mkdtemp(prefix=f"rulegrid-soak-{seed}-"))
     pack = folder / "tutorial.json"
@@ -62,6 +71,7 @@ def soak_one(app: QApplication, seed: int, actions: int) -> tuple[Soak, str | No
         step = 500
         for done in range(0, actions, step):
             soak.run(min(step, actions - done))
+            print(f"    {done + step:>6,} actions: {resident_mb():.0f} MB resident", flush=True)
     except AssertionError as exc:
         failure = f"{exc} (after {sum(soak.counts.values())} actions)"
     elapsed = time.perf_counter() - start

@@ -684,6 +684,7 @@ class MainWindow(QMainWindow):
             )
             # the board is the work: the Problems list starts short (about six rows)
             self.resizeDocks([d["validation"]], [190], Qt.Orientation.Vertical)
+            self.layout().activate()  # now, so the board is placed before the first input
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         self.sharing.importer.drag_enter(event)

@@ -40,6 +40,9 @@ class FileProgress(QDialog):
         if can_cancel:
             buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
             buttons.rejected.connect(self._cancel)
+            cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+            cancel.setAccessibleName("Cancel")
+            cancel.setAccessibleDescription("Stop; the pack that was open stays open, unchanged")
             layout.addWidget(buttons)
         self._can_cancel = can_cancel
         self._later = QTimer(self)
