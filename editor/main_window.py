@@ -55,7 +55,7 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.clipboard import release_clipboard
-from editor.io.files import PackFiles
+from editor.io.files import PackFiles, thaw
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
@@ -206,6 +206,7 @@ class MainWindow(QMainWindow):
             lambda busy: self.actions_by_id["actionImportKeke"].setEnabled(not busy)
         )
         self.destroyed.connect(release_clipboard)  # a window that is never closed, too
+        self.destroyed.connect(thaw)  # and its objects can be collected
 
         self.resize(1280, 820)
         self._restore_window()
@@ -684,7 +685,9 @@ class MainWindow(QMainWindow):
             )
             # the board is the work: the Problems list starts short (about six rows)
             self.resizeDocks([d["validation"]], [190], Qt.Orientation.Vertical)
-            self.layout().activate()  # now, so the board is placed before the first input
+            layout = self.layout()
+            if layout is not None:  # now, so the board is placed before the first input
+                layout.activate()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         self.sharing.importer.drag_enter(event)
@@ -700,6 +703,7 @@ class MainWindow(QMainWindow):
         self.settings.window_state = self.saveState()
         self.settings.sync()
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
+        thaw()  # the pack was frozen for the collector while open; now it may go
         self.autosaver.discard()  # a clean exit leaves no recovery file
         self.solver_panel.shutdown()
         self.verifier.shutdown()

@@ -355,6 +355,16 @@ def adopt_still(replace: Callable[[], None]) -> None:
     gc.freeze()
 
 
+def thaw() -> None:
+    """Let the collector walk everything again, when a window closes or is destroyed.
+
+    A closed window's pack and widgets were frozen by :func:`adopt_still` while it
+    was open; frozen, their cycles would never be freed, and every window a host
+    (a test run, a script) builds and closes would stay in memory.
+    """
+    gc.unfreeze()
+
+
 def unwritable(pack: PackDocument, error: Exception) -> str:
     """Where the pack holds what no JSON file can, as the engine locates it."""
     found = engine.structure_problems(pack.to_data())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,10 +93,17 @@ def progress_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_opening_a_large_pack_shows_progress_while_the_window_keeps_running(
-    qtbot, make_window, dialogs, tmp_path, progress_at_once
+    qtbot, make_window, dialogs, tmp_path, progress_at_once, monkeypatch
 ) -> None:
     path = many_levels_pack(tmp_path / "many.json", 120)
     window = make_window()
+    report_level = engine.report_level
+
+    def slow_report(*args: Any, **kwargs: Any) -> Any:  # a level takes 2 ms at least: a
+        time.sleep(0.002)  # fast machine must not finish before the 1 ms timer looks
+        return report_level(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "report_level", slow_report)
     watch = Watch(window)
     dialogs.open_path = path
     trigger(window, "actionOpenPack")  # returns once the pack is open
