@@ -7,13 +7,15 @@ The CI test (``tests/editor/test_soak.py``) runs 2,000 actions; this runs longer
 action's count, invariants checked (history round trips, saved file == document,
 reopened pack == saved file, playing leaves the level alone), uncaught exceptions
 raised in Qt slots (which pytest-qt would turn into failures), the actions per
-second and the process's peak memory. It stops a seed at its first broken
-invariant and prints the last actions, so a finding can be replayed with the seed.
+second, the resident memory as it goes and whether the window is freed once
+closed (a window that stays is a finding), and the process's peak memory. A
+seed stops at its first broken invariant; the seed replays it.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import shutil
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import time
 import traceback
+import weakref
 from pathlib import Path
 from types import TracebackType
 
@@ -28,7 +31,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
@@ -71,15 +74,26 @@ def soak_one(app: QApplication, seed: int, actions: int) -> tuple[Soak, str | No
         step = 500
         for done in range(0, actions, step):
             soak.run(min(step, actions - done))
-            print(f"    {done + step:>6,} actions: {resident_mb():.0f} MB resident", flush=True)
+            print(
+                f"    {min(done + step, actions):>6,} actions: {resident_mb():.0f} MB resident",
+                flush=True,
+            )
     except AssertionError as exc:
         failure = f"{exc} (after {sum(soak.counts.values())} actions)"
     elapsed = time.perf_counter() - start
     window.pack.undo_stack.clear()
+    probe = weakref.ref(window)
     window.close()
     window.deleteLater()
+    soak.window = None  # type: ignore[assignment]  # the bench keeps the counts, not the window
+    del window
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     app.processEvents()
+    gc.collect()
     shutil.rmtree(folder, ignore_errors=True)
+    if probe() is not None:
+        failure = (failure + "; " if failure else "") + "the closed window was not freed"
+    print(f"    window closed and deleted: {resident_mb():.0f} MB resident", flush=True)
     return soak, failure, elapsed
 
 
