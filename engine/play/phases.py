@@ -61,6 +61,11 @@ def read_rules(ctx: LevelContext, words: list[tuple[int, str, int, int]]) -> tup
     return parse_rules(words, ctx.vocabulary)
 
 
+def nouns_with(table: RuleTable, prop: str) -> list[str]:
+    """The nouns ``table`` gives ``prop`` (objects of other nouns cannot have it)."""
+    return [noun for noun, have in table.properties.items() if prop in have]
+
+
 def carries(table: RuleTable, subject: str | None, prop: str, noun: str) -> bool:
     """Whether objects of ``noun`` carry the automaton of ``subject`` and ``prop``."""
     return (subject is None or noun == subject) and table.has(noun, prop)
@@ -120,7 +125,7 @@ class TurnWork:
 def player_movement(turn: TurnWork, table: RuleTable) -> None:
     """Phase 1: every YOU object takes the intent; rejects the step if none moved."""
     board, direction = turn.board, turn.direction
-    movers = [i for i in board.objects() if table.has(board.name[i], YOU)]
+    movers = board.objects_of(nouns_with(table, YOU))
     outcomes = move_group(turn.ctx, board, table, movers, direction, turn.moved)
     turn.blocked = [
         block(i, direction.label, blocker, reason)
@@ -157,11 +162,11 @@ def automaton_movement(
     """
     ctx, board = turn.ctx, turn.board
     carriers = [
-        [i for i in board.objects() if carries(table, a.subject, a.property, board.name[i])]
+        board.objects_of(n for n in nouns_with(table, a.property) if a.subject in (None, n))
         for a in ctx.automata
     ]
     new_phases = list(phases)
-    words_before = board.words()
+    words_before = board.word_moves
     for index, (automaton, ids) in enumerate(zip(ctx.automata, carriers, strict=True)):
         if not ids:
             continue  # no carrier after the player phase: the automaton pauses
@@ -198,44 +203,50 @@ def automaton_movement(
                     }
                 )
         new_phases[index] = (phases[index] + 1) % len(automaton.pattern)
-    return tuple(new_phases), board.words() != words_before
+    return tuple(new_phases), board.word_moves != words_before
 
 
 def frail_checkpoint(
-    ctx: LevelContext,
-    board: Board,
-    table_start: RuleTable,
-    table_now: RuleTable,
-    start: dict[int, tuple[Cell, str]],
+    ctx: LevelContext, board: Board, table_start: RuleTable, table_now: RuleTable
 ) -> list[Json]:
     """Phase 5: crumble every FRAIL object that a distinct occupant left alone (spec 04).
 
     An object crumbles when it was FRAIL at the start of the turn (start noun, start
     rules) and still is now, has not moved, some other entity that shared its cell at
-    the start has left, and nothing else is in the cell now. ``start`` maps every id
-    to its cell and noun before the turn.
+    the start has left, and nothing else is in the cell now. The board was marked at
+    the start of the turn, so :attr:`Board.before` holds the start of every entity
+    that changed; only cells something left (:attr:`Board.left`) can hold such an
+    object.
     """
-    if ctx.leaves is None:
+    if ctx.leaves is None or not board.left:
         return []
-    start_count = Counter(cell for cell, _ in start.values())
+    moved_from = Counter((p[3], p[4]) for p in board.before.values())
     crumbling: list[int] = []
-    for i in list(board.objects()):
-        cell, start_noun = start[i]
-        if board.pos[i] != cell or board.at(cell) != [i]:
+    for cell in board.left:
+        here = board.cells.get(cell)
+        if here is None or len(here) != 1:
             continue
+        (i,) = here
+        if board.kind[i] != "object":
+            continue
+        start = board.before.get(i)
+        if start is not None and (start[3], start[4]) != cell:
+            continue  # it arrived here: it moved
+        start_noun = board.name[i] if start is None else start[2]
         if not (table_now.has(board.name[i], FRAIL) and table_start.has(start_noun, FRAIL)):
             continue
-        if start_count[cell] > 1:  # someone else was here and, the cell being ours now, left
+        # entities whose start was this cell: those that changed, and i if it did not
+        if moved_from[cell] + (start is None) > 1:
             crumbling.append(i)
     out: list[Json] = []
-    for i in crumbling:
+    for i in sorted(crumbling):
         before = board.name[i]
         after = ctx.leaves.get(before)
         out.append({"id": i, "from": before, "to": after})
         if after is None:
             board.remove(i)
         else:
-            board.name[i] = after
+            board.rename(i, after)
     return out
 
 
@@ -272,25 +283,27 @@ def cell_won(occupants: Iterable[Occupant], table: RuleTable) -> bool:
     return any(table.has(o[2], YOU) for o in objects) and any(table.has(o[2], WIN) for o in objects)
 
 
-def contacts(board: Board, table: RuleTable) -> tuple[list[Json], bool]:
+def contacts(
+    board: Board, table: RuleTable, changed: Iterable[Cell] | None = None
+) -> tuple[list[Json], bool]:
     """Phase 6: SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending.
 
     Only cells holding an object whose noun has SINK or DEFEAT can see a contact
     (and only cells with a YOU object a win), so only those are visited: a board of
-    thousands of objects settles in the time its few contact cells take.
+    thousands of objects settles in the time its few contact cells take. With
+    ``changed``, only those cells are visited: the caller knows every other cell
+    was quiet under a table of the same
+    :func:`~engine.play.board.contact_signature`.
     """
 
     def occupants(cell: Cell) -> list[Occupant]:
         return [(i, board.kind[i], board.name[i]) for i in board.at(cell)]
 
     def cells_with(*props: str) -> list[Cell]:
-        nouns = {n for n, have in table.properties.items() if any(p in have for p in props)}
-        found = {
-            board.pos[i]
-            for i, name in board.name.items()
-            if name in nouns and board.kind[i] == "object"
-        }
-        return sorted(found, key=lambda c: (c[1], c[0]))
+        if changed is not None:
+            return sorted(changed, key=lambda c: (c[1], c[0]))
+        ids = board.objects_of({n for p in props for n in nouns_with(table, p)})
+        return sorted({board.pos[i] for i in ids}, key=lambda c: (c[1], c[0]))
 
     sunk: list[Json] = []
     defeated: list[Json] = []
@@ -400,13 +413,15 @@ def transform_entry(i: int, noun: str, table: RuleTable) -> Json | None:
 def transform(board: Board, table: RuleTable, done: set[int]) -> list[Json]:
     """Apply at most one noun link to each object not in ``done`` (and add it there)."""
     out: list[Json] = []
-    for i in list(board.objects()):
+    if not table.transforms:
+        return out
+    for i in board.objects_of(table.transforms):
         if i in done:
             continue
         entry = transform_entry(i, board.name[i], table)
         if entry is None:
             continue
         out.append(entry)
-        board.name[i] = entry["to"]
+        board.rename(i, entry["to"])
         done.add(i)
     return out
