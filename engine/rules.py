@@ -189,3 +189,7 @@ class RuleTable:
     def has(self, noun: str, prop: str) -> bool:
         found = self.properties.get(noun)
         return found is not None and prop in found
+
+    def nouns_with(self, prop: str) -> list[str]:
+        """The nouns that have ``prop`` (objects of any other noun cannot have it)."""
+        return [noun for noun, have in self.properties.items() if prop in have]

@@ -16,7 +16,6 @@ from enum import Enum
 
 from engine.context import Piece
 from engine.rules import Rule, RuleTable, WordTile
-from engine.tokens import DEFEAT, SINK, WIN, YOU
 
 
 class Direction(Enum):
@@ -82,7 +81,7 @@ class Frame:
     kept, so a turn on a board of thousands of entities costs what it changed.
 
     ``quiet`` is what the contacts of the turn that made the frame were resolved
-    under (:func:`contact_signature` of its table; ``None`` when unknown, as for a
+    under (:func:`~engine.play.contacts.contact_signature` of its table; ``None`` when unknown, as for a
     restored snapshot): while a later turn's table has the same signature, a cell
     the turn did not change cannot hold a contact.
     """
@@ -358,14 +357,6 @@ class Board:
         self._take(i)
 
 
-#: What contacts read from a rule table: the nouns that are SINK, DEFEAT, YOU and WIN.
-Signature = tuple[frozenset[str], ...]
-_CONTACT_PROPERTIES = (SINK, DEFEAT, YOU, WIN)
-
-
-def contact_signature(table: RuleTable) -> Signature:
-    """The parts of ``table`` a contact depends on: equal signatures, equal contacts."""
-    props = table.properties
-    return tuple(
-        frozenset(n for n, have in props.items() if p in have) for p in _CONTACT_PROPERTIES
-    )
+#: What contacts read from a rule table: per noun, which of SINK, DEFEAT, YOU and WIN it
+#: has (:func:`engine.play.contacts.contact_signature`).
+Signature = dict[str, frozenset[str]]

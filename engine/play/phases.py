@@ -12,7 +12,7 @@ step) or :data:`SETTLE_PHASES` (the settle at game start and reset):
    (:func:`automaton_beats`), their carriers front-first;
 4. :func:`parse_and_transform` again;
 5. :func:`frail_checkpoint`;
-6. :func:`contacts`: SINK, then DEFEAT, then WIN;
+6. :func:`~engine.play.contacts.contacts`: SINK, then DEFEAT, then WIN;
 7. :func:`reread_rules`, when a contact destroyed a word.
 
 The compact path (:class:`engine.solve.turn.TurnResolver`) has a method of each
@@ -24,7 +24,7 @@ row-major order, so results and event entries never depend on hash order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -32,12 +32,38 @@ from engine.context import LevelContext
 from engine.errors import RuleComplexityError
 from engine.model import Automaton, MoveStep
 from engine.play.board import Board, Direction
+from engine.play.contacts import Occupant, cell_contacts, cell_won, contacts
 from engine.play.events import Json
 from engine.rules import Rule, RuleTable, parse_rules
-from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU
+from engine.tokens import FRAIL, PUSH, STOP, YOU
 
 Cell = tuple[int, int]
 Mover = TypeVar("Mover")
+
+__all__ = [
+    "SETTLE_PHASES",
+    "STEP_PHASES",
+    "Occupant",
+    "RejectedTurnError",
+    "TurnWork",
+    "automaton_beats",
+    "automaton_movement",
+    "block",
+    "carries",
+    "cell_contacts",
+    "cell_won",
+    "contacts",
+    "frail_checkpoint",
+    "front_first",
+    "move_group",
+    "parse_and_transform",
+    "player_movement",
+    "read_rules",
+    "reread_rules",
+    "table_for",
+    "transform",
+    "transform_entry",
+]
 
 #: The phases of an accepted step, in resolution order.
 STEP_PHASES = (
@@ -59,11 +85,6 @@ def table_for(ctx: LevelContext, rules: tuple[Rule, ...]) -> RuleTable:
 
 def read_rules(ctx: LevelContext, words: list[tuple[int, str, int, int]]) -> tuple[Rule, ...]:
     return parse_rules(words, ctx.vocabulary)
-
-
-def nouns_with(table: RuleTable, prop: str) -> list[str]:
-    """The nouns ``table`` gives ``prop`` (objects of other nouns cannot have it)."""
-    return [noun for noun, have in table.properties.items() if prop in have]
 
 
 def carries(table: RuleTable, subject: str | None, prop: str, noun: str) -> bool:
@@ -125,7 +146,7 @@ class TurnWork:
 def player_movement(turn: TurnWork, table: RuleTable) -> None:
     """Phase 1: every YOU object takes the intent; rejects the step if none moved."""
     board, direction = turn.board, turn.direction
-    movers = board.objects_of(nouns_with(table, YOU))
+    movers = board.objects_of(table.nouns_with(YOU))
     outcomes = move_group(turn.ctx, board, table, movers, direction, turn.moved)
     turn.blocked = [
         block(i, direction.label, blocker, reason)
@@ -162,7 +183,7 @@ def automaton_movement(
     """
     ctx, board = turn.ctx, turn.board
     carriers = [
-        board.objects_of(n for n in nouns_with(table, a.property) if a.subject in (None, n))
+        board.objects_of(n for n in table.nouns_with(a.property) if a.subject in (None, n))
         for a in ctx.automata
     ]
     new_phases = list(phases)
@@ -248,73 +269,6 @@ def frail_checkpoint(
         else:
             board.rename(i, after)
     return out
-
-
-Occupant = tuple[int, str, str]  # (id, kind, noun-or-text), one entity of a cell
-
-
-def cell_contacts(
-    cell: Cell, occupants: list[Occupant], table: RuleTable
-) -> tuple[list[Json], list[Json]]:
-    """SINK, then DEFEAT, in one cell whose ``occupants`` are in ascending id.
-
-    Contacts never reach past their cell, so a board's contacts are this, cell by
-    cell: the settle, a turn and an incremental reader (engine.play.reader) all
-    resolve them here. Returns the sunk and the defeated entries (event form).
-    """
-
-    def has(o: Occupant, prop: str) -> bool:
-        return o[1] == "object" and table.has(o[2], prop)
-
-    def entry(o: Occupant, cause: str) -> Json:
-        key = "noun" if o[1] == "object" else "text"
-        return {"id": o[0], key: o[2], "at": [cell[0], cell[1]], "cause": cause}
-
-    if len(occupants) >= 2 and any(has(o, SINK) for o in occupants):
-        return [entry(o, "sink") for o in occupants], []
-    if any(has(o, DEFEAT) for o in occupants):
-        return [], [entry(o, "defeat") for o in occupants if has(o, YOU)]
-    return [], []
-
-
-def cell_won(occupants: Iterable[Occupant], table: RuleTable) -> bool:
-    """WIN in one cell: a YOU object and a WIN object share it (or are the same)."""
-    objects = [o for o in occupants if o[1] == "object"]
-    return any(table.has(o[2], YOU) for o in objects) and any(table.has(o[2], WIN) for o in objects)
-
-
-def contacts(
-    board: Board, table: RuleTable, changed: Iterable[Cell] | None = None
-) -> tuple[list[Json], bool]:
-    """Phase 6: SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending.
-
-    Only cells holding an object whose noun has SINK or DEFEAT can see a contact
-    (and only cells with a YOU object a win), so only those are visited: a board of
-    thousands of objects settles in the time its few contact cells take. With
-    ``changed``, only those cells are visited: the caller knows every other cell
-    was quiet under a table of the same
-    :func:`~engine.play.board.contact_signature`.
-    """
-
-    def occupants(cell: Cell) -> list[Occupant]:
-        return [(i, board.kind[i], board.name[i]) for i in board.at(cell)]
-
-    def cells_with(*props: str) -> list[Cell]:
-        if changed is not None:
-            return sorted(changed, key=lambda c: (c[1], c[0]))
-        ids = board.objects_of({n for p in props for n in nouns_with(table, p)})
-        return sorted({board.pos[i] for i in ids}, key=lambda c: (c[1], c[0]))
-
-    sunk: list[Json] = []
-    defeated: list[Json] = []
-    for cell in cells_with(SINK, DEFEAT):
-        gone_sunk, gone_defeated = cell_contacts(cell, occupants(cell), table)
-        for entry in gone_sunk + gone_defeated:
-            board.remove(entry["id"])
-        sunk += gone_sunk
-        defeated += gone_defeated
-    won = any(cell_won(occupants(c), table) for c in cells_with(YOU))
-    return sunk + defeated, won
 
 
 def reread_rules(turn: TurnWork) -> tuple[Rule, ...]:

@@ -21,19 +21,22 @@ from dataclasses import dataclass
 
 from engine.context import LevelContext, Piece
 from engine.model import Automaton
-from engine.play.board import Board, Direction, Frame, contact_signature
+from engine.play.board import Board, Direction, Frame
+from engine.play.contacts import (
+    Occupant,
+    cell_contacts,
+    cell_won,
+    contact_cells,
+    contact_signature,
+    contacts,
+)
 from engine.play.events import Json, TurnEvent
 from engine.play.phases import (
-    Occupant,
     RejectedTurnError,
     TurnWork,
     automaton_movement,
     carries,
-    cell_contacts,
-    cell_won,
-    contacts,
     frail_checkpoint,
-    nouns_with,
     parse_and_transform,
     player_movement,
     read_rules,
@@ -118,7 +121,11 @@ def _resolve(
         table = parse_and_transform(turn, None if words_moved else table)
         crumbled = frail_checkpoint(ctx, board, start_table, table)
         quiet = contact_signature(table)
-        changed = board.entered if live and quiet == frame.quiet else None
+        changed = None
+        if live and frame.quiet is not None:
+            changed = (
+                board.entered if quiet == frame.quiet else contact_cells(board, frame.quiet, quiet)
+            )
         destroyed, won = contacts(board, table, changed)
         rules = reread_rules(turn) if any("text" in d for d in destroyed) else table.rules
     except RejectedTurnError as reject:
@@ -204,7 +211,7 @@ def has_control(
     """
     table = table or table_for(ctx, frame.rules)
     if board is not None:
-        return any(board.nouns.get(noun) for noun in nouns_with(table, YOU))
+        return any(board.nouns.get(noun) for noun in table.nouns_with(YOU))
     return any(kind == "object" and table.has(name, YOU) for _, kind, name, _, _ in frame.pieces)
 
 

@@ -225,3 +225,21 @@ def test_a_turn_rejected_after_its_moves_puts_the_live_board_back() -> None:
     ]
     game = play_both(grid_level(rows), ["down", "left", "right", "down", "undo", "down"])
     assert game.moves == 2
+
+
+def test_win_and_defeat_formed_by_a_push_reach_a_player_that_did_not_move() -> None:
+    # baba completes FLAG IS WIN (or DEFEAT); keke, blocked by the edge, stands on a flag
+    for value, won in (("WIN", True), ("DEFEAT", False)):
+        level = grid_level(
+            [
+                "BABA IS YOU . keke+flag",
+                "KEKE IS YOU . .",
+                "FLAG IS . . .",
+                f". . {value} . .",
+                ". . baba . .",
+            ]
+        )
+        game = play_both(level, ["up"])
+        assert game.won is won
+        keke = ids_of(level, "keke")[0]
+        assert (keke in {e["id"] for e in game.state()["entities"]}) is won
