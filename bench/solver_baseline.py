@@ -47,7 +47,10 @@ def public_bfs(level: Level, max_states: int, seconds: float) -> tuple[int, floa
                 if key not in seen:
                     seen.add(key)
                     child = game.snapshot()
+                    # a position without its history: its move count starts again at
+                    # 0, since a snapshot's moves must be what its history supports
                     child["history"] = []
+                    child["current"]["moves"] = 0
                     queue.append((child, moves + letter))
             game.undo()
     return expanded, time.perf_counter() - began, None

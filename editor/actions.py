@@ -73,6 +73,13 @@ FILE_ACTIONS = (
 )
 EDIT_ACTIONS = (
     ActionSpec("actionCut", "Cu&t", SK.Cut, "", "Cut the selected region"),
+    ActionSpec(
+        "actionTrustedFolders",
+        "&Trusted Pack Folders…",
+        "",
+        "",
+        "Pack folders whose pack.py may run; revoke trust here",
+    ),
     ActionSpec("actionCopy", "&Copy", SK.Copy, "copy", "Copy the selected region"),
     ActionSpec(
         "actionPaste",

@@ -130,9 +130,9 @@ class LevelActions:
             self._select.delete_selection()
 
     def paste(self) -> None:
-        region = Region.from_mime(QApplication.clipboard().mimeData())
+        region, why_not = Region.read_mime(QApplication.clipboard().mimeData())
         if region is None:
-            self._show("The clipboard holds no Rulegrid region")
+            self._show(why_not)
             return
         self._activate_select()
         self._select.begin_paste(region)

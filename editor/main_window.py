@@ -272,6 +272,9 @@ class MainWindow(QMainWindow):
             "actionSaveAs": files.save_as,
             "actionSaveAsFolder": lambda: files.save_as(folder=True),
             "actionRestoreBackup": files.restore_backup,
+            "actionTrustedFolders": lambda: self.dialogs.manage_trusted_folders(
+                self, self.settings
+            ),
             "actionGettingStarted": lambda: self.show_help("gettingStarted"),
             "actionShortcuts": lambda: self.show_help("shortcuts"),
             "actionAbout": lambda: self.show_help("about"),
@@ -406,6 +409,8 @@ class MainWindow(QMainWindow):
             None,
             "actionSelectAll",
             "actionDeselect",
+            None,
+            "actionTrustedFolders",
         )
         view = bar.addMenu("&View")
         self._add(

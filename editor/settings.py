@@ -15,6 +15,8 @@ MAX_RECENT = 10
 DEFAULT_BACKUPS = 10
 MAX_BACKUPS = 1_000
 THEMES = ("light", "dark", "contrast")
+#: ``"<sha256> <folder>"`` entries: a folder's pack.py is trusted while it has that content.
+_TRUSTED_KEY = "files/trusted_modules"
 
 
 class EditorSettings:
@@ -47,19 +49,44 @@ class EditorSettings:
 
     # -------------------------------------------------------- trusted folders
     @property
-    def trusted_folders(self) -> list[str]:
-        """Pack folders whose ``pack.py`` the author allowed to run (resolved paths)."""
-        value = self._store.value("files/trusted_folders", [])
-        if isinstance(value, str):
+    def trusted_modules(self) -> dict[str, str]:
+        """Pack folders whose ``pack.py`` the author allowed to run, each with the
+        SHA-256 of the ``pack.py`` they trusted (``engine.module_digest``).
+
+        Trust is in a content, not a path: when the file changes, the author is
+        asked again. Folders trusted by an older Rulegrid (path only, under
+        ``files/trusted_folders``) are not carried over, so each is asked once more.
+        """
+        value = self._store.value(_TRUSTED_KEY, [])
+        if isinstance(value, str):  # QSettings returns a lone string for a one-item list
             value = [value]
-        return [str(p) for p in value] if isinstance(value, list) else []
+        pins: dict[str, str] = {}
+        for item in value if isinstance(value, list) else []:
+            digest, sep, folder = str(item).partition(" ")
+            if sep and folder and len(digest) == 64:
+                pins[folder] = digest
+        return pins
+
+    def trusted_digest(self, folder: str) -> str | None:
+        return self.trusted_modules.get(folder)
 
     def is_trusted(self, folder: str) -> bool:
-        return folder in self.trusted_folders
+        """Whether the author trusted some version of ``folder``'s ``pack.py``."""
+        return folder in self.trusted_modules
 
-    def trust_folder(self, folder: str) -> None:
-        if not self.is_trusted(folder):
-            self._store.setValue("files/trusted_folders", [*self.trusted_folders, folder])
+    def trust_folder(self, folder: str, digest: str) -> None:
+        """Trust ``folder``'s ``pack.py`` while it has the content ``digest``."""
+        pins = {**self.trusted_modules, folder: digest}
+        self._store_pins(pins)
+
+    def revoke_trust(self, folder: str) -> None:
+        pins = self.trusted_modules
+        pins.pop(folder, None)
+        self._store_pins(pins)
+
+    def _store_pins(self, pins: dict[str, str]) -> None:
+        self._store.setValue(_TRUSTED_KEY, [f"{d} {f}" for f, d in sorted(pins.items())])
+        self._store.remove("files/trusted_folders")  # the old, path-only trust
 
     # ------------------------------------------------------------- appearance
     @property

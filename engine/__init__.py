@@ -40,8 +40,9 @@ from engine.model import (
     WordEntity,
 )
 from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
-from engine.packs.load import load_pack, load_pack_document
+from engine.packs.load import load_pack, load_pack_document, module_digest, read_json_file
 from engine.packs.save import dump_pack, save_pack, write_atomic
+from engine.packs.sizes import structure_problems
 from engine.packs.validate import load_level
 from engine.play.analysis import (
     LevelAnalysis,
@@ -142,12 +143,15 @@ __all__ = [
     "load_level",
     "load_pack",
     "load_pack_document",
+    "module_digest",
     "parse_moves",
+    "read_json_file",
     "replay",
     "report_level",
     "save_pack",
     "share",
     "solve",
+    "structure_problems",
     "verdict_key",
     "verify_level",
     "write_atomic",

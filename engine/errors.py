@@ -8,8 +8,9 @@ depend on message wording.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 class EngineError(Exception):
@@ -70,18 +71,104 @@ class ValidationError(EngineError, ValueError):
         return cls([Problem(pointer, code, message, where.get("pack"), where.get("level"))])
 
 
-class RuleComplexityError(EngineError):
-    """The board holds more candidate sentences than the parse budget allows.
+#: The code of the one problem that stands for the problems a list left out.
+TOO_MANY_PROBLEMS = "too-many-problems"
 
-    Raised before any rule is returned, so no caller ever sees a partial rule set.
+
+class ProblemList:
+    """Problems as a checker finds them: the first ``limit`` are kept, the rest counted.
+
+    A document with a million faults must cost neither a million records nor a
+    million printed lines. :meth:`listed` returns the kept ones and, when any were
+    left out, one ``too-many-problems`` problem saying how many more there were.
+    ``uncounted`` is for what was found faulty but not explained (a level that
+    fails the schema after the list was full): it is named, not counted.
+    """
+
+    __slots__ = ("kept", "limit", "total", "uncounted")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept: list[Problem] = []
+        self.total = 0
+        self.uncounted = ""
+
+    @property
+    def full(self) -> bool:
+        return len(self.kept) >= self.limit
+
+    def add(self, problem: Problem) -> None:
+        self.total += 1
+        if len(self.kept) < self.limit:
+            self.kept.append(problem)
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            self.add(problem)
+
+    def count(self, more: int) -> None:
+        """Count problems that are not kept (the list is full): nothing is built for them."""
+        self.total += more
+
+    def __bool__(self) -> bool:
+        return self.total > 0 or bool(self.uncounted)
+
+    def listed(
+        self,
+        key: Callable[[Problem], Any] | None = None,
+        *,
+        pack: str | None = None,
+        level: str | None = None,
+    ) -> list[Problem]:
+        """The kept problems (sorted by ``key`` when given), then the count of the others."""
+        out = sorted(self.kept, key=key) if key is not None else list(self.kept)
+        more = self.total - len(self.kept)
+        if more or self.uncounted:
+            parts = []
+            if more:
+                parts.append(f"{more:,} more problems are not listed ({self.total:,} in all)")
+            if self.uncounted:
+                parts.append(self.uncounted)
+            message = "; ".join(parts) + (
+                f"; the {len(self.kept):,} listed are the first found, in document order"
+            )
+            out.append(Problem("", TOO_MANY_PROBLEMS, message, pack, level))
+        return out
+
+
+class RuleComplexityError(EngineError):
+    """Reading the rules of a board would cost more than the parse budget allows.
+
+    Raised before any rule is built, so no caller ever sees a partial rule set.
+    ``units`` is what the parser had counted when it stopped (at least ``budget + 1``).
     """
 
     def __init__(self, units: int, budget: int) -> None:
         self.units = units
         self.budget = budget
         super().__init__(
-            f"the words on this board form more than {budget} candidate sentence paths "
-            f"(rule-complexity budget exceeded after {units})"
+            f"the words on this board form too many sentences and rules to read: "
+            f"more than the rule-complexity budget of {budget:,} units (counted {units:,} "
+            "before stopping)"
+        )
+
+
+class WorkLimitError(EngineError):
+    """A whole document asked for more rule reading than its total budget.
+
+    Each board has its own budget (:class:`RuleComplexityError`); this one bounds
+    the sum over many boards: the levels of a pack, or every position a share
+    payload's replays and snapshot make the engine read. ``what`` names the
+    document part ("the levels of this pack").
+    """
+
+    def __init__(self, units: int, limit: int, what: str) -> None:
+        self.units = units
+        self.limit = limit
+        self.what = what
+        super().__init__(
+            f"reading the rules of {what} needs more than {limit:,} units in total "
+            "(each board fits its own budget, but together they cost too much)"
         )
 
 

@@ -41,6 +41,13 @@ MAX_PATTERN_STEPS = 256
 #: Mechanics in one level. Only ``frail`` exists and it may appear once; 8 leaves
 #: room for future mechanic types while bounding the list before it is walked.
 MAX_MECHANICS = 8
+#: Nouns a pack declares. The palette lists them all; Baba Is You itself has about
+#: 200 kinds of object and the Keke classics use 11, so 1,000 never binds a real
+#: pack, while a map of 700,000 nouns (4 GB in the editor) is refused unread.
+MAX_NOUNS = 1_000
+#: Entries of a FRAIL ``leaves`` map: it maps nouns to nouns, so as many as a pack
+#: may declare.
+MAX_LEAVES = MAX_NOUNS
 #: Moves in a level's stored solution: a thousand times the longest human
 #: solution of the Keke corpus (100 moves), so no real solution is ever refused,
 #: while a tool replaying it from a file still finishes.
@@ -70,6 +77,16 @@ MAX_GLYPH_LENGTH = 2
 #: (60 entities, one 60-byte line each) is about 36 MB; reading stops one byte
 #: past this, so a huge file costs bounded memory (only regular files are read).
 MAX_PACK_BYTES = 64 * 2**20
+#: Fields of one record (a pack, a level, an entity, a step...). The largest has 9;
+#: every other field is an error, so a record with more than 32 is refused as a
+#: whole (one problem) instead of having each unknown field reported.
+MAX_RECORD_FIELDS = 32
+#: Problems one check lists. Past it a checker keeps counting (or, for schema
+#: errors, which cost about 70 µs each to explain, only notes which levels fail),
+#: and one more problem says how many were left out: a million faults must not cost
+#: a million records, gigabytes and three million printed lines. An author fixes
+#: problems from the top; a thousand is more than one sitting's worth.
+MAX_PROBLEMS = 1_000
 #: Nesting of a JSON document. A pack nests 7 deep (pack, levels, level, automata,
 #: automaton, pattern, step) and a share payload 9; 32 is far above any real
 #: document and far below Python's recursion limit, so no recursive walk overflows.
@@ -78,10 +95,26 @@ MAX_DEPTH = 32
 #: meant (every bound of the format is far smaller), and huge ints cost quadratic
 #: time to convert to text.
 MAX_MAGNITUDE = 2**63
-#: Candidate sentence paths one board may make the rule parser enumerate. Real
-#: boards use a few dozen; stacked words can make the count exponential, so the
-#: parser counts while it enumerates and stops here (docs/decisions.md).
-PARSE_BUDGET = 50_000
+#: Units of rule reading one board may cost: a unit is one word the parser puts in
+#: a candidate path, a sentence or a rule record, so it bounds both the search and
+#: the size of the rule list (engine/rules.py). Every Keke level needs at most 48,
+#: a 64x64 board of three-word sentences across and down 21,210: the budget is
+#: 12 times that. Stacked words can make the count exponential; the parser counts
+#: before it builds, and a board at the budget reads in about 0.2 s
+#: (docs/decisions.md, bench/bench_hostile.py).
+PARSE_BUDGET = 250_000
+#: Units of rule reading the initial boards of one pack may cost together. Each
+#: board fits :data:`PARSE_BUDGET`, but a megabyte of small boards near it would
+#: take a minute to check; validation only counts (about 0.1 µs a unit), so this is
+#: half a second at most. Ten thousand Keke-sized levels need 480,000; 235 boards
+#: as dense as the 64x64 one above still fit.
+PACK_PARSE_BUDGET = 5_000_000
+
+#: Units of rule reading restoring one snapshot may cost: every position of its
+#: history is read (positions with the same words once). Ten boards at the parse
+#: budget, about two seconds; a thousand-move history of a Keke level needs
+#: about 50,000.
+SNAPSHOT_PARSE_BUDGET = 10 * PARSE_BUDGET
 
 # ----------------------------------------------------------------- payload limits
 
@@ -108,9 +141,17 @@ MAX_PAYLOAD_ENTITIES = 60_000
 #: Replay records in one payload (one per level at the level limit).
 MAX_PAYLOAD_REPLAYS = 1_000
 #: Replay work in one payload: the sum over records of (moves + 1) x the level's
-#: entities. At about 11 µs per entity-move, re-running every replay takes at
-#: most about eleven seconds.
-MAX_PAYLOAD_REPLAY_WORK = 1_000_000
+#: entities. At about 11 µs per entity-move, re-running every replay takes at most
+#: about 1.7 s: a payload of a few kilobytes must not cost more than that (it was
+#: 1,000,000, eleven seconds, until issue 20). Every solution of the 113 Keke
+#: classics needs 62,397.
+MAX_PAYLOAD_REPLAY_WORK = 150_000
+#: Units of rule reading (see :data:`PARSE_BUDGET`) a payload's replays and
+#: snapshot may cost together. Every position they reach is read, so a level that
+#: fits the parse budget could still be pushed into costly boards thousands of
+#: times; at about a microsecond a unit this is half a second. Replaying every
+#: solution of the 113 Keke classics needs 47,205.
+MAX_PAYLOAD_PLAY_UNITS = 500_000
 #: Positions plus entity records of a payload's snapshot (current and history):
 #: restoring one costs about what validating an entity does, like the entity limit.
 MAX_PAYLOAD_SNAPSHOT_RECORDS = 60_000

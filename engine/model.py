@@ -26,8 +26,10 @@ from engine.limits import (
     MAX_GLYPH_LENGTH,
     MAX_GRID_SIZE,
     MAX_ID_LENGTH,
+    MAX_LEAVES,
     MAX_LEVELS,
     MAX_MECHANICS,
+    MAX_NOUNS,
     MAX_PATTERN_STEPS,
     MAX_SOLUTION_LENGTH,
     MAX_TITLE_LENGTH,
@@ -184,6 +186,7 @@ class FrailMechanic(_Model):
     version: Version
     state: Literal["derived"]
     leaves: dict[Token, Token] = Field(
+        max_length=MAX_LEAVES,
         description="Noun left behind by a crumbling noun; an unmapped noun is removed.",
     )
 
@@ -239,7 +242,9 @@ class Pack(_Model):
     title: str = Field(max_length=MAX_TITLE_LENGTH)
     author: Annotated[ShortText | Absent, NotNull] = Field(default=None)
     description: Annotated[LongText | Absent, NotNull] = Field(default=None)
-    nouns: dict[Token, NounStyle] = Field(description="Every noun the pack's levels may use.")
+    nouns: dict[Token, NounStyle] = Field(
+        max_length=MAX_NOUNS, description="Every noun the pack's levels may use."
+    )
     levels: list[Level] = Field(max_length=MAX_LEVELS)
 
     def level(self, level_id: str) -> Level:

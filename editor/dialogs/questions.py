@@ -18,7 +18,9 @@ from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackProperti
 from editor.dialogs.picture_form import PictureDialog, PictureOptions
 from editor.dialogs.problems import ProblemsDialog
 from editor.dialogs.recovery import RecoveryAnswer, RecoveryDialog
+from editor.dialogs.trusted import TrustedFoldersDialog
 from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
+from editor.settings import EditorSettings
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
 PACK_FILTER = "Rulegrid packs (*.json);;All files (*)"
@@ -37,8 +39,13 @@ class Dialogs(Protocol):
         """A file in another tool's format to import (File ▸ Import)."""
         ...
 
-    def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
-        """Whether the author trusts ``folder`` to run its ``pack.py`` (asked once per folder)."""
+    def ask_trust_folder(self, parent: QWidget, folder: Path, *, changed: bool = False) -> bool:
+        """Whether the author trusts ``folder`` to run its ``pack.py`` as it is now
+        (asked once per version; ``changed``: an earlier version was trusted)."""
+        ...
+
+    def manage_trusted_folders(self, parent: QWidget, settings: EditorSettings) -> None:
+        """Show the trusted folders and let the author revoke trust (Edit menu)."""
         ...
 
     def show_problems(
@@ -132,18 +139,28 @@ class QtDialogs:
         chosen, _ = QFileDialog.getOpenFileName(parent, title, start, name_filter)
         return Path(chosen) if chosen else None
 
-    def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
+    def ask_trust_folder(self, parent: QWidget, folder: Path, *, changed: bool = False) -> bool:
         buttons = QMessageBox.StandardButton
+        news = (
+            "Its pack.py has CHANGED since you trusted this folder: check the changes "
+            "before you run it.\n\n"
+            if changed
+            else ""
+        )
         answer = QMessageBox.question(
             parent,
             "Run this pack's Python code?",
-            f"{folder}\n\nThis pack folder builds its levels with pack.py, a Python program that "
-            "runs with your permissions. Open it only if you wrote it or trust its author.\n\n"
-            "Trust this folder? Rulegrid remembers your answer for this folder.",
+            f"{folder}\n\n{news}This pack folder builds its levels with pack.py, a Python "
+            "program that runs with your permissions. Open it only if you wrote it or trust "
+            "its author.\n\nTrust this pack.py? Rulegrid remembers your answer until the file "
+            "changes or you revoke it (Edit ▸ Trusted Pack Folders).",
             buttons.Yes | buttons.No,
             buttons.No,
         )
         return answer == buttons.Yes
+
+    def manage_trusted_folders(self, parent: QWidget, settings: EditorSettings) -> None:
+        TrustedFoldersDialog(settings, parent).exec()
 
     def show_problems(
         self,

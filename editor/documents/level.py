@@ -101,7 +101,11 @@ class LevelDocument(QObject):
         Entities are stacked in list order, bottom first. With ``notes`` the reader
         keeps what the board cannot show, repairs what the editor cannot hold, and
         lists both in ``notes`` (``editor.documents.reading``); without it such
-        input raises ``ValueError``.
+        input raises ``ValueError``. A size the grid does not allow (a width of
+        10**9, ``"12"``, ``true``) is a ``ValueError`` naming it in both modes: the
+        editor never guesses what the author meant, and never keeps a size a later
+        paint would overflow on. The pack reader has already refused what no JSON
+        text can hold (``engine.structure_problems``).
         """
         parts = read_level(data, fallback_id=fallback_id)
         if notes is None and parts.notes:

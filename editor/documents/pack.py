@@ -118,10 +118,23 @@ class PackDocument(QObject):
         """Build from a pack document; with ``notes`` keep or repair what is broken (see
         ``editor.documents.reading``) and list it in ``notes``, located in the pack.
 
+        With ``notes`` the document is one the engine refused (opened for repair, a
+        backup, recovered work), so first the engine says whether it can be held
+        at all (``engine.structure_problems``: lists and maps within their caps,
+        no deep nesting, no NaN or huge number, no lone surrogate).
+
         Raises:
             ValueError: without ``notes``, anything the editor cannot hold as written;
-                with them, a pack whose nouns or levels are not there to read at all.
+                with them, a pack that cannot be held at all (naming the first place),
+                whose nouns or levels are not there to read, or with a size the grid
+                does not allow.
         """
+        if notes is not None:
+            problems = engine.structure_problems(data)
+            if problems:
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                first = problems[0]
+                raise ValueError(f"{first.pointer or '/'}: {first.message}{more}")
         found: list[engine.Problem] = []
         props = _pack_properties(data, path, found)
         raw_nouns = data.get("nouns", {})

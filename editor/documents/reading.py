@@ -5,15 +5,21 @@ must still keep everything the author wrote, so the reader sorts each entity
 record into one of three places:
 
 - **on the board**: a record the board can hold as written (an object or a word
-  with an integer id, a text token and a position inside the grid); fields beyond
-  those are kept beside it and written back;
+  with an integer id, a token as the engine spells it and a position inside the
+  grid); fields beyond those are kept beside it and written back;
 - **not shown**: a record the board cannot hold (off the grid, an unknown kind, a
-  missing or mistyped field). It is kept verbatim and written back after the board's
+  noun or text that is not a token, a missing or mistyped field). It is kept verbatim and written back after the board's
   entities; validation lists it, and a resize that brings it inside the grid puts
   it on the board;
 - **changed**: what the editor cannot keep as written at all — an id used twice on
-  the board (renumbered), a size or an id that is not of the right type (replaced).
-  Each change is a note, and a pack with notes opens unsaved, so closing asks.
+  the board (renumbered), a missing size (the smallest that holds the entities), an
+  id or a title that is not text (replaced). Each change is a note, and a pack with
+  notes opens unsaved, so closing asks.
+
+A size the grid does not allow (a width of 10**9, ``"12"``, ``true``) is not
+guessed at: it is a ``ValueError`` naming the level and the field, and the pack
+does not open for repair (issue 20: a size kept as written would overflow the
+canvas; one replaced would change the level behind the author's back).
 
 Notes are :class:`engine.Problem` records with pointers relative to the level;
 changes carry the engine's code for what was wrong (``duplicate-entity-id``,
@@ -32,7 +38,15 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 import engine
-from editor.documents.values import OBJECT, WORD, LevelProperties, Piece, Pos
+from editor.documents.values import (
+    OBJECT,
+    WORD,
+    LevelProperties,
+    Piece,
+    Pos,
+    grid_size,
+    is_token,
+)
 
 #: The code of a note about a record kept as written but not shown on the board.
 NOT_SHOWN = "not-shown"
@@ -67,8 +81,9 @@ def board_piece(record: object, width: int, height: int) -> tuple[Pos, Piece] | 
     kind = record.get("kind")
     token = record.get("noun" if kind == OBJECT else "text")
     x, y, entity_id = record.get("x"), record.get("y"), record.get("id")
-    if kind not in (OBJECT, WORD) or not isinstance(token, str):
+    if kind not in (OBJECT, WORD) or not is_token(token):
         return None
+    assert isinstance(token, str)
     if not (is_int(x) and is_int(y) and is_int(entity_id)):
         return None
     if not (0 <= x < width and 0 <= y < height) or entity_id < 1:
@@ -125,6 +140,10 @@ def read_level(data: Mapping[str, Any], *, fallback_id: str = "level") -> LevelP
     entities = data.get("entities", [])
     if not isinstance(entities, list):
         raise ValueError(f"level {props.level_id}: 'entities' is not a list")
+    if len(entities) > engine.MAX_ENTITIES:
+        raise ValueError(
+            f"level {props.level_id}: a level holds at most {engine.MAX_ENTITIES:,} entities"
+        )
     parts = LevelParts(props, notes=notes)
     placed: list[tuple[int, Pos, Piece, dict[str, Any]]] = []
     for index, record in enumerate(entities):
@@ -177,7 +196,13 @@ def _fields_of(piece: Piece) -> tuple[str, ...]:
 
 
 def _not_shown(index: int, record: object, props: LevelProperties) -> engine.Problem:
-    if isinstance(record, Mapping) and is_int(record.get("x")) and is_int(record.get("y")):
+    kind = record.get("kind") if isinstance(record, Mapping) else None
+    token = (
+        record.get("noun" if kind == OBJECT else "text") if isinstance(record, Mapping) else None
+    )
+    if kind in (OBJECT, WORD) and isinstance(token, str) and not is_token(token):
+        why = f"{_quote(token)} is not a token"
+    elif isinstance(record, Mapping) and is_int(record.get("x")) and is_int(record.get("y")):
         why = f"({record['x']}, {record['y']}) is outside the grid of {props.width}x{props.height}"
     else:
         why = "it is not a complete object or word"
@@ -212,23 +237,16 @@ def _properties(
 
 
 def _size(data: Mapping[str, Any], key: str, default: int, notes: list[engine.Problem]) -> int:
-    value = data.get(key)
-    if is_int(value) and 1 <= value <= engine.MAX_GRID_SIZE:
-        return value
-    if is_int(value):
-        size = min(max(value, 1), engine.MAX_GRID_SIZE)
-        notes.append(
-            engine.Problem(
-                f"/{key}",
-                "out-of-range",
-                f"a {key} of {value} is outside 1–{engine.MAX_GRID_SIZE}; the {key} is now {size}",
-            )
-        )
-        return size
-    if isinstance(value, str) and value.isdigit() and 1 <= int(value) <= engine.MAX_GRID_SIZE:
-        size = int(value)
-    else:
-        size = _needed(data, key) or default
+    """The width or height as written; a missing one is the smallest that holds the entities.
+
+    Raises:
+        ValueError: a size is written but the grid does not allow it.
+    """
+    if key in data:
+        level_id = data.get("id")
+        where = f"level {str(level_id)[:40]!r}" if isinstance(level_id, str) else "a level"
+        return grid_size(data[key], f"{where}: the {key}")
+    size = _needed(data, key) or default
     notes.append(_changed(f"/{key}", data, key, f"the {key} is now {size}"))
     return size
 

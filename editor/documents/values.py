@@ -8,6 +8,7 @@ the palette, the brush and the clipboard hold).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
@@ -120,3 +121,56 @@ class PackProperties:
     title: str
     author: str = ""
     description: str = ""
+
+
+# ------------------------------------------------------------- reading values
+# Documents and clipboard regions come from files and other programs: each value
+# the editor keeps is checked as the engine checks a pack, and a value it cannot
+# hold is a ValueError naming where it is (never an OverflowError from int(1e400),
+# never a size of 10**9 that a later paint overflows on).
+
+_TOKEN = re.compile(engine.TOKEN_PATTERN.removesuffix("$") + r"\Z")
+
+
+def whole_number(value: object, where: str, low: int, high: int) -> int:
+    """``value`` as an int within ``low..high`` (``2.0`` is 2; ``true`` is not a number)."""
+    if isinstance(value, float) and value.is_integer() and low <= value <= high:
+        return int(value)
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{where} must be a whole number from {low} to {high}, not {_show(value)}")
+    return value
+
+
+def grid_size(value: object, where: str) -> int:
+    """A level's or region's width or height: 1 to the engine's largest grid."""
+    return whole_number(value, where, 1, engine.MAX_GRID_SIZE)
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` is a word token as the engine spells it (``BABA``, ``TICK``)."""
+    return (
+        isinstance(value, str)
+        and len(value) <= engine.TOKEN_MAX_LENGTH
+        and _TOKEN.match(value) is not None
+    )
+
+
+def text(value: object, where: str) -> str:
+    """A text field: a string (absent or null reads as empty)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be text, not {_show(value)}")
+    return value
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool | None):
+        return repr(value).lower() if value is not None else "null"
+    if isinstance(value, int) and abs(value) > 10**12:
+        return "a number that large"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value if len(value) <= 30 else value[:30] + "…")
+    return f"a {type(value).__name__}"

@@ -8,7 +8,6 @@ before saving a pack that still has errors, and records recent packs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from editor.io.pack_io import (
     RepairImpossibleError,
     is_generated_pack,
     open_pack,
+    problem_text,
     read_for_repair,
     save_pack,
     validate,
@@ -119,20 +119,30 @@ class PackFiles(QObject):
         )
         return True
 
-    def _trust(self, path: Path) -> bool | None:
-        """False for data packs; for a ``pack.py`` folder, True once trusted, None when refused.
+    def _trust(self, path: Path) -> str | bool | None:
+        """False for data packs; for a ``pack.py`` folder, the digest of the ``pack.py``
+        the author trusts (the engine runs only that content), or None when refused.
 
-        The author is asked once per folder; the answer "yes" is remembered.
+        Trust is pinned to the module's content: the author is asked once per
+        version, again (saying so) when the file changed, and "yes" is remembered
+        until revoked (Edit ▸ Trusted Pack Folders).
         """
         if not is_generated_pack(path):
             return False
         folder = str(path.resolve())
-        if self._settings.is_trusted(folder):
-            return True
-        if not self._dialogs.ask_trust_folder(self._window, path):
+        try:
+            digest = engine.module_digest(path)
+        except engine.ValidationError:
+            return False  # unreadable or too large: the engine refuses it, running nothing
+        if digest is None:
+            return False
+        pinned = self._settings.trusted_digest(folder)
+        if pinned == digest:
+            return digest
+        if not self._dialogs.ask_trust_folder(self._window, path, changed=pinned is not None):
             return None
-        self._settings.trust_folder(folder)
-        return True
+        self._settings.trust_folder(folder, digest)
+        return digest
 
     def _adopt(self, document: PackDocument, path: Path) -> None:
         self._session.set_pack(document)
@@ -168,6 +178,13 @@ class PackFiles(QObject):
         except OSError as exc:
             self._dialogs.error(self._window, "Could not save", f"{path}: {exc.strerror or exc}")
             return False
+        except (ValueError, TypeError) as exc:  # UnicodeEncodeError is a ValueError
+            self._dialogs.error(
+                self._window,
+                "Could not save",
+                f"{path}: nothing was written: {unwritable(self.pack, exc)}",
+            )
+            return False
         self._settings.add_recent_pack(str(path.resolve()))
         if self.problems:
             first = self.problems[0]
@@ -194,9 +211,13 @@ class PackFiles(QObject):
             return False
         backup = kept[index]
         try:
-            data = json.loads(backup.path.read_text(encoding="utf-8"))
+            data = engine.read_json_file(backup.path)
             document = PackDocument.from_data(data, path=pack.path, folder=pack.folder, notes=[])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        except engine.ValidationError as exc:
+            why = problem_text(exc)
+            self._dialogs.error(self._window, "Restore Backup", f"{backup.path.name}: {why}")
+            return False
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             self._dialogs.error(self._window, "Restore Backup", f"{backup.path.name}: {exc}")
             return False
         document.mark_unsaved()
@@ -221,6 +242,15 @@ class PackFiles(QObject):
             return str(pack.path.parent)
         recent = self._settings.recent_packs
         return str(Path(recent[0]).parent) if recent else str(Path.home())
+
+
+def unwritable(pack: PackDocument, error: Exception) -> str:
+    """Where the pack holds what no JSON file can, as the engine locates it."""
+    found = engine.structure_problems(pack.to_data())
+    if not found:
+        return str(error)
+    first = found[0]
+    return f"{first.pointer or '/'}: {first.message}"
 
 
 def note_text(note: engine.Problem) -> str:

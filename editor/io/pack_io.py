@@ -12,7 +12,6 @@ mid-save leaves the old file intact, never a half-written pack.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +45,7 @@ def is_generated_pack(path: Path) -> bool:
     return path.is_dir() and (path / PACK_MODULE).is_file()
 
 
-def open_pack(path: Path, *, trust: bool = False) -> OpenResult:
+def open_pack(path: Path, *, trust: bool | str = False) -> OpenResult:
     """Validate the whole pack with the engine; every problem comes back located.
 
     A pack built by a trusted ``pack.py`` opens without a file of its own: saving it
@@ -70,18 +69,15 @@ def read_for_repair(path: Path) -> tuple[PackDocument, list[engine.Problem]]:
     is a note (``editor.documents.reading``). Notes point into the pack document.
 
     Raises:
-        RepairImpossibleError: not JSON, too large, or without the nouns map and the
-            list of level objects every pack needs.
+        RepairImpossibleError: not JSON the engine reads (too large, not UTF-8,
+            nested too deep, a number too large...), holding what no tool can hold,
+            or without the nouns map and the list of level objects every pack needs.
     """
     file = path / PACK_FILE if path.is_dir() else path
-    try:
-        with file.open("rb") as handle:
-            raw = handle.read(engine.MAX_PACK_BYTES + 1)
-        if len(raw) > engine.MAX_PACK_BYTES:
-            raise RepairImpossibleError(f"{file} is larger than the largest pack")
-        data = json.loads(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise RepairImpossibleError(f"cannot read {file}: {exc}") from None
+    try:  # the pack reader's own: bounded, and a hostile file is a located problem
+        data = engine.read_json_file(file)
+    except engine.ValidationError as exc:
+        raise RepairImpossibleError(f"cannot read {file.name}: {problem_text(exc)}") from None
     if not isinstance(data, dict):
         raise RepairImpossibleError(f"{file} holds {type(data).__name__}, not a pack object")
     notes: list[engine.Problem] = []
@@ -90,6 +86,13 @@ def read_for_repair(path: Path) -> tuple[PackDocument, list[engine.Problem]]:
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RepairImpossibleError(f"the pack's structure is broken: {exc}") from None
     return document, notes
+
+
+def problem_text(error: engine.ValidationError) -> str:
+    """The first problem of a refusal on one line: where, then what (and how many more)."""
+    first = error.errors[0]
+    more = len(error.errors) - 1
+    return f"{first.pointer or '/'}: {first.message}" + (f" (and {more} more)" if more else "")
 
 
 def save_pack(
@@ -108,13 +111,21 @@ def save_pack(
     it already found in ``document.to_data()``, so they are not looked for twice).
     With ``backups``, the file being replaced is kept first (the newest ``keep``
     versions stay).
+
+    Raises:
+        OSError: the file could not be written (the old one is untouched).
+        ValueError: the document holds what no JSON file can (NaN, a lone
+            surrogate: ``UnicodeEncodeError`` is a ``ValueError``); nothing written.
+        TypeError: the document holds a value JSON has no type for; nothing written.
     """
     data = document.to_data()
     target = path / PACK_FILE if folder else path
-    text = engine.dump_pack(data)  # fails (a value JSON cannot hold) before anything moves
+    # Fails (a value JSON cannot hold, a lone surrogate UTF-8 cannot) before anything
+    # moves: no backup is kept and no file is touched.
+    raw = engine.dump_pack(data).encode("utf-8")
     if backups is not None:
         backups.keep(target, keep)
-    engine.write_atomic(target, text)
+    engine.write_atomic(target, raw)
     document.mark_saved(path, folder=folder)
     return validate(data) if problems is None else problems
 

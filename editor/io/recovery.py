@@ -242,9 +242,8 @@ def _alive(pid: int) -> bool:
 
 def _read(file: Path) -> Recovered | None:
     """A recovery file's content, or ``None`` when it is not a readable recovery record."""
-    try:
-        with file.open("rb") as handle:
-            record = json.loads(handle.read(_READ_LIMIT))
+    try:  # the pack reader's own: a hostile file is refused, never a crash
+        record = engine.read_json_file(file, limit=_READ_LIMIT)
         if not isinstance(record, dict) or record.get("format") != FORMAT:
             return None
         pack = record.get("pack")
@@ -253,7 +252,7 @@ def _read(file: Path) -> Recovered | None:
         saved_at = datetime.fromisoformat(str(record.get("savedAt")))
         path = record.get("packPath")
         return Recovered(file, Path(path) if isinstance(path, str) else None, saved_at, pack)
-    except (OSError, ValueError, RecursionError):
+    except (engine.ValidationError, ValueError):  # not ours, or a bad date
         return None
 
 
@@ -264,10 +263,10 @@ def compare_with_disk(recovered: Recovered) -> str:
     path = recovered.pack_path
     file = path / "pack.json" if path.is_dir() else path
     try:
-        with file.open("rb") as handle:
-            disk = json.loads(handle.read(_READ_LIMIT))
-    except (OSError, ValueError, RecursionError) as exc:
-        return f"The file on disk cannot be read: {exc}"
+        disk = engine.read_json_file(file, limit=_READ_LIMIT)
+    except engine.ValidationError as exc:
+        first = exc.errors[0]
+        return f"The file on disk cannot be read: {first.pointer or '/'}: {first.message}"
     if not isinstance(disk, dict):
         return "The file on disk does not hold a pack."
     ours, theirs = _levels_by_id(recovered.pack), _levels_by_id(disk)

@@ -52,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file that could not be read or written: one line, no traceback
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"rulegrid: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
     return code
 
 

@@ -25,8 +25,8 @@ from engine.limits import (
     MAX_KEKE_REPLAY_WORK,
     MAX_KEKE_SOLUTION,
 )
+from engine.packs.jsontext import parse_json_text
 from engine.packs.load import read_bounded
-from engine.packs.validate import parse_json_text
 
 MAX_FILE_BYTES = MAX_KEKE_FILE_BYTES
 MAX_LEVELS = MAX_KEKE_LEVELS

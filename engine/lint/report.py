@@ -21,16 +21,15 @@ from typing import Any
 from engine.errors import Problem, pointer
 from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints
 from engine.packs.explain import path_key
-from engine.packs.validate import (
+from engine.packs.parts import (
     LevelCheck,
-    build_pack,
+    PackBudget,
     check_pack_level,
     check_pack_shell,
     combine_pack_problems,
-    pack_levels,
-    pack_name,
-    pack_size_problems,
+    rules_read_until,
 )
+from engine.packs.validate import build_pack, pack_levels, pack_name, pack_size_problems
 
 #: Every lint code: a problem with one of these codes is a warning, any other an error.
 LINT_CODES = frozenset((*LEVEL_LINT_CODES, "unused-noun", "duplicate-board"))
@@ -72,17 +71,25 @@ def declared_nouns(doc: object) -> frozenset[str] | None:
     return check_pack_shell(doc).nouns
 
 
-def report_level(doc: object, *, nouns: frozenset[str] | None, lint: bool = True) -> LevelReport:
+def report_level(
+    doc: object,
+    *,
+    nouns: frozenset[str] | None,
+    lint: bool = True,
+    budget: PackBudget | None = None,
+) -> LevelReport:
     """Check one level of a pack whose vocabulary is ``nouns`` (:func:`declared_nouns`).
 
     Lints run on a level whose only errors are nouns missing from the pack (the
-    level itself plays); a level with any other error gets none.
+    level itself plays); a level with any other error gets none. ``budget`` bounds
+    one pass over all the levels of a pack (as :func:`engine.load_pack` does).
     """
-    check = check_pack_level(doc, nouns)
+    check = check_pack_level(doc, nouns, budget=budget)
     warnings: tuple[Problem, ...] = ()
     board = None
     level = check.level
-    if lint and level is not None and all(p.code == "unknown-noun" for p in check.problems):
+    reading = budget is None or budget.reading  # a pack's total ran out: nothing is played
+    if lint and reading and level is not None and check.plays:
         warnings = tuple(level_lints(level))
         board = board_digest(level) if level.entities else None
     return LevelReport(replace(check, level=None), warnings, nouns, _nouns_used(doc), board)
@@ -106,16 +113,26 @@ def check_pack(
         ValueError: a report was checked against other nouns than the pack declares.
     """
     name = pack_name(doc) if name is None else pack_name(doc, name)
-    shell = check_pack_shell(doc)
     if levels is None:
         too_big = pack_size_problems(doc, name)
         if too_big:  # sizes stop everything: nothing else is read
             return PackReport(tuple(too_big), ())
-        levels = [report_level(level, nouns=shell.nouns, lint=lint) for level in pack_levels(doc)]
+    shell = check_pack_shell(doc)
+    if levels is None:
+        budget = PackBudget(shell)  # one pass over the levels, bounded as load_pack's
+        levels = [
+            report_level(level, nouns=shell.nouns, lint=lint, budget=budget)
+            for level in pack_levels(doc)
+        ]
     stale = [i for i, r in enumerate(levels) if r.nouns != shell.nouns]
     if stale:
         raise ValueError(f"level report {stale[0]} was checked against another noun vocabulary")
     errors = combine_pack_problems(name, shell, [r.check for r in levels])
+    stop = rules_read_until([r.check for r in levels])
+    if stop < len(levels):  # past the pack's total, levels are not played: no lints
+        levels = [
+            r if i < stop else replace(r, warnings=(), board=None) for i, r in enumerate(levels)
+        ]
     if not errors:  # the pack's own fields, through the model as load_pack builds it
         errors = build_pack(doc, name, [])[1]
     if not lint or not shell.checked or any(r.check.stage in ("size", "shape") for r in levels):

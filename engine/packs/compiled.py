@@ -25,14 +25,12 @@ jsonschema validator (:mod:`engine.packs.schema`), so both agree with the models
 from __future__ import annotations
 
 import functools
-import math
 import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.errors import Problem, pointer
-from engine.limits import MAX_DEPTH, MAX_MAGNITUDE
+from engine.limits import MAX_MAGNITUDE
 
 Check = Callable[[Any], bool]
 
@@ -336,54 +334,6 @@ def compile_schema(root: Mapping[str, Any]) -> CompiledSchema:
     return CompiledSchema(root)
 
 
-def json_value_problems(data: object) -> list[Problem]:
-    """Values no JSON text can hold (sets, functions, NaN, huge numbers, deep nesting).
-
-    Such values reach the engine only from Python callers (a dict, a trusted
-    ``pack.py``); each is reported at its pointer instead of crashing a validator.
-    """
-    problems: list[Problem] = []
-    stack: list[tuple[object, tuple[Any, ...]]] = [(data, ())]
-    while stack and len(problems) < 100:
-        value, path = stack.pop()
-        kind = type(value)
-        if len(path) > MAX_DEPTH:
-            problems.append(
-                Problem(pointer(*path), "too-deep", f"nested deeper than {MAX_DEPTH} levels")
-            )
-        elif kind is dict:
-            assert isinstance(value, dict)
-            for key, item in value.items():
-                if type(key) is not str:
-                    problems.append(
-                        Problem(
-                            pointer(*path, key),
-                            "wrong-type",
-                            f"field names are text, not {describe(key)}",
-                        )
-                    )
-                else:
-                    stack.append((item, (*path, key)))
-        elif kind is list:
-            assert isinstance(value, list)
-            stack.extend((item, (*path, index)) for index, item in enumerate(value))
-        elif kind is int:
-            assert isinstance(value, int)
-            if not -MAX_MAGNITUDE < value < MAX_MAGNITUDE:
-                problems.append(Problem(pointer(*path), "out-of-range", "the number is too large"))
-        elif kind is float:
-            assert isinstance(value, float)
-            if not math.isfinite(value):
-                problems.append(
-                    Problem(pointer(*path), "wrong-type", f"{value!r} is not a JSON number")
-                )
-        elif value is not None and kind not in (str, bool):
-            problems.append(
-                Problem(pointer(*path), "wrong-type", f"{describe(value)} is not JSON data")
-            )
-    return sorted(problems, key=lambda p: _path_key(p.pointer))
-
-
 def describe(value: object) -> str:
     """A short phrase for a value of the document, never its whole text."""
     if value is None:
@@ -403,7 +353,3 @@ def describe(value: object) -> str:
     if isinstance(value, dict):
         return "an object"
     return f"a value of type {type(value).__name__}"
-
-
-def _path_key(ptr: str) -> list[tuple[int, int | str]]:
-    return [(0, int(t)) if t.isdigit() else (1, t) for t in ptr.split("/")[1:]]

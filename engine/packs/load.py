@@ -16,6 +16,7 @@ the pack folder and nothing lands in ``sys.modules``.
 
 from __future__ import annotations
 
+import hashlib
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,18 +25,21 @@ from typing import Any
 from engine.errors import ValidationError
 from engine.limits import MAX_PACK_BYTES
 from engine.model import Pack
-from engine.packs.validate import pack_name, pack_problems, parse_json_text
+from engine.packs.jsontext import parse_json_text
+from engine.packs.validate import pack_name, pack_problems
 
 PACK_FILE = "pack.json"
 PACK_MODULE = "pack.py"
 
 
-def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) -> Pack:
+def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool | str = False) -> Pack:
     """Validate a whole pack and return it, or raise listing every problem.
 
     Args:
         source: a ``.json`` pack file, a pack folder, or a pack document.
-        trust: allow a folder's ``pack.py`` to run (the author trusts this folder).
+        trust: allow a folder's ``pack.py`` to run (the author trusts this folder);
+            a SHA-256 (:func:`module_digest`) allows only a ``pack.py`` with exactly
+            that content, so trust given to one version never runs another.
 
     Raises:
         ValidationError: problems located as ``PACK/levels/N/... (level "id")``.
@@ -44,7 +48,7 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool = False) ->
 
 
 def load_pack_document(
-    source: str | Path | Mapping[str, Any], *, trust: bool = False
+    source: str | Path | Mapping[str, Any], *, trust: bool | str = False
 ) -> tuple[Pack, dict[str, Any]]:
     """:func:`load_pack`, and the validated document as the author wrote it.
 
@@ -67,7 +71,7 @@ def load_pack_document(
     return pack, doc
 
 
-def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
+def read_pack_document(path: Path, *, trust: bool | str = False) -> tuple[Any, str]:
     """The raw document of a pack file or folder, and a name for its errors."""
     name = path.stem if path.suffix == ".json" else path.name
     name = name or str(path)
@@ -82,7 +86,7 @@ def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
                     "folder you trust (trust=True, --trust, or 'Trust this folder' in the editor)",
                     pack=name,
                 )
-            return _run_module(module, name), name
+            return _run_module(module, name, trust), name
         if not (path / PACK_FILE).is_file():
             raise ValidationError.single(
                 "",
@@ -91,7 +95,28 @@ def read_pack_document(path: Path, *, trust: bool = False) -> tuple[Any, str]:
                 pack=name,
             )
         path = path / PACK_FILE
-    return parse_json_text(read_bounded(path, MAX_PACK_BYTES, name), source=name), name
+    return read_json_file(path, name=name), name
+
+
+def read_json_file(path: str | Path, *, limit: int | None = None, name: str | None = None) -> Any:
+    """The JSON document in a file, read as strictly and as boundedly as a pack file.
+
+    For tools that must hold a document the engine may refuse (the editor's repair,
+    backups, recovered work): at most ``limit + 1`` bytes are read (default
+    :data:`~engine.limits.MAX_PACK_BYTES`), and the text is
+    parsed by the pack reader (UTF-8 only, each key once, no NaN, no number too
+    large, no nesting past the parser, no lone surrogate), so a hostile file is a
+    located problem, never a ``RecursionError``, ``ValueError`` or ``OverflowError``.
+    ``name`` labels the problems (default: the file name).
+
+    Raises:
+        ValidationError: ``unreadable``, ``bad-size``, ``invalid-json``,
+            ``duplicate-key`` or ``bad-text``.
+    """
+    path = Path(path)
+    label = path.name if name is None else name
+    limit = MAX_PACK_BYTES if limit is None else limit
+    return parse_json_text(read_bounded(path, limit, label), source=label)
 
 
 def read_bounded(path: Path, limit: int, name: str) -> bytes:
@@ -117,18 +142,44 @@ def read_bounded(path: Path, limit: int, name: str) -> bytes:
         ) from None
     if len(raw) > limit:
         raise ValidationError.single(
-            "", "bad-size", f"{path} is larger than {limit // 2**20} MiB", pack=name
+            "", "bad-size", f"{path} is larger than {_amount(limit)}", pack=name
         )
     return raw
 
 
-def _run_module(module: Path, name: str) -> Any:
-    try:
-        source = module.read_bytes()
-    except OSError as exc:
+def _amount(size: int) -> str:
+    return f"{size // 2**20} MiB" if size >= 2**20 else f"{size:,} bytes"
+
+
+def module_digest(folder: str | Path) -> str | None:
+    """The SHA-256 (hex) of a pack folder's ``pack.py``, or ``None`` when it has none.
+
+    What an author trusts is this content: pass it as ``trust=`` and the module
+    runs only while it still has exactly these bytes.
+
+    Raises:
+        ValidationError: the module cannot be read, or is larger than a pack file.
+    """
+    module = Path(folder) / PACK_MODULE
+    if not module.is_file():
+        return None
+    name = Path(folder).name or str(folder)
+    return hashlib.sha256(read_bounded(module, MAX_PACK_BYTES, name)).hexdigest()
+
+
+def _run_module(module: Path, name: str, trust: bool | str) -> Any:
+    """Run ``module``'s ``build()``; with a digest as ``trust``, only that exact content.
+
+    The bytes are read once: the digest is checked on the very bytes that run.
+    """
+    source = read_bounded(module, MAX_PACK_BYTES, name)
+    if isinstance(trust, str) and hashlib.sha256(source).hexdigest() != trust:
         raise ValidationError.single(
-            "", "unreadable", f"cannot read {module}: {exc.strerror or exc}", pack=name
-        ) from None
+            "",
+            "untrusted-module",
+            f"{module} changed since it was trusted; it runs only once you trust it again",
+            pack=name,
+        )
     filename = str(module)
     namespace: dict[str, Any] = {"__name__": f"rulegrid_pack_{name}", "__file__": filename}
     try:

@@ -27,6 +27,7 @@ import errno
 import json
 import os
 import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,10 @@ from engine.model import Pack
 FLAT_WIDTH = 100
 #: The mode of a newly written file (rw-r--r--); a replaced file keeps its own.
 NEW_FILE_MODE = 0o644
+#: Temporary files are ``.<name>.<writer pid>-<random>.tmp`` next to the file.
+TEMP_SUFFIX = ".tmp"
+#: A temporary file this old is stale whoever wrote it: a save takes seconds.
+STALE_TEMP_SECONDS = 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +124,9 @@ def write_atomic(path: str | Path, text: str | bytes, *, replace: bool = True) -
     created meanwhile is never clobbered (on a file system without hard links:
     ``os.replace`` after a last existence check). The folder is then ``fsync``-ed
     so the new name survives a power cut. On any failure the temporary file is
-    removed and the old file is left as it was. Missing folders are created.
+    removed, folders it created are removed again, and the old file is left as it
+    was. Temporary files that earlier, killed writes of the same path left behind
+    are removed first.
 
     Returns:
         ``path`` as a :class:`Path`.
@@ -130,23 +137,88 @@ def write_atomic(path: str | Path, text: str | bytes, *, replace: bool = True) -
     """
     path = Path(path)
     data = text.encode("utf-8") if isinstance(text, str) else text
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    temp = Path(temp_name)
+    created = _make_folders(path.parent)
+    published = False
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, _mode_for(path))
-        if replace:
-            os.replace(temp, path)
-        else:
-            _publish_new(temp, path)
-        _sync_folder(path.parent)
+        _remove_stale_temporaries(path)
+        fd, temp_name = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=TEMP_SUFFIX
+        )
+        temp = Path(temp_name)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temp, _mode_for(path))
+            if replace:
+                os.replace(temp, path)
+            else:
+                _publish_new(temp, path)
+            published = True
+            _sync_folder(path.parent)
+        finally:
+            temp.unlink(missing_ok=True)  # gone after a replace; a link leaves it behind
     finally:
-        temp.unlink(missing_ok=True)  # gone after a replace; a link leaves it behind
+        if not published:
+            for folder in reversed(created):  # leave nothing behind, not even a folder
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
     return path
+
+
+def _make_folders(folder: Path) -> list[Path]:
+    """Create ``folder`` and its missing parents; the ones created, outermost first."""
+    missing: list[Path] = []
+    current = folder
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return list(reversed(missing))
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove the temporary files of earlier writes of ``path`` that never finished.
+
+    A write killed between creating its temporary file and publishing it leaves
+    the file behind. Its name carries the writer's process id: on POSIX a file
+    whose writer no longer runs is stale at once; any such file older than
+    :data:`STALE_TEMP_SECONDS` is stale everywhere (process ids are reused, and
+    Windows cannot ask about a process without touching it). Best effort: a file
+    that cannot be removed is left.
+    """
+    prefix = f".{path.name}."
+    now = time.time()
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
+            continue
+        writer = name[len(prefix) :].partition("-")[0]
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            stale = now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS
+            if not stale and writer.isdigit() and os.name == "posix":
+                stale = int(writer) != os.getpid() and not _running(int(writer))
+            if stale:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # POSIX only: signal 0 asks without sending anything
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but belongs to someone else
+    return True
 
 
 def _mode_for(path: Path) -> int:

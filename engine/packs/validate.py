@@ -1,67 +1,45 @@
 """Loading levels and packs: sizes, then the JSON Schema, then the semantic validators.
 
 Nothing is returned unless the whole input is valid; otherwise a
-:class:`~engine.errors.ValidationError` lists every problem found, each with a JSON
-Pointer and a stable code (docs/validation.md lists them all). The checks here are
-the ones a schema cannot express: unique ids, positions inside the grid, which
-tokens are nouns in this level, the pack's noun vocabulary, automata and FRAIL
-rules, and the parse budget of the initial board.
+:class:`~engine.errors.ValidationError` lists problems, each with a JSON Pointer
+and a stable code (docs/validation.md lists them all). The checks a schema cannot
+express are in :mod:`engine.packs.semantic`.
 
-Sizes come first and stop everything else: a document over the documented limits
-is refused in time proportional to its length, before any validator walks it.
+Sizes come first and stop everything else (:mod:`engine.packs.sizes`): a list or
+map over its documented limit is refused before any validator walks it. A pack
+is checked in parts (:mod:`engine.packs.parts`: its shell, each level alone, then
+the pack-wide checks), the same parts an editor re-checks one level at a time,
+and they carry the bounds of a whole pack: at most
+:data:`~engine.limits.MAX_PROBLEMS` problems listed, schema explanations that stop
+once the list is full, and one total of rule reading over all the levels.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
-from engine.context import LevelContext
-from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.limits import MAX_ENTITIES, MAX_ID_LENGTH, MAX_LEVELS
-from engine.model import ID_PATTERN, Level, MoveStep, ObjectEntity, Pack
-from engine.packs.compiled import pattern_search
-from engine.packs.explain import path_key
-from engine.packs.schema import pack_level_problems, pack_shell_problems, schema_problems
-from engine.rules import parse_rules
-from engine.tokens import FRAIL, Vocabulary, WordRole
-
-_is_id = pattern_search(ID_PATTERN)
+from engine.errors import Problem, ProblemList, ValidationError
+from engine.limits import MAX_PROBLEMS
+from engine.model import Level, Pack
+from engine.packs import sizes
+from engine.packs.jsontext import parse_json_text
+from engine.packs.parts import (
+    LevelCheck,
+    PackBudget,
+    check_pack_level,
+    check_pack_shell,
+    combine_pack_problems,
+    document_id,
+)
+from engine.packs.schema import check_document
+from engine.packs.semantic import build_level, level_problems, model_problems
 
 #: How problems name a pack document that has neither a usable id nor a file.
 UNNAMED_PACK = "<pack>"
-
-_ROLE_TEXT = {
-    WordRole.NOUN: "a noun",
-    WordRole.OPERATOR: "an operator",
-    WordRole.PROPERTY: "a property",
-    WordRole.MECHANIC: "a mechanic's property word",
-}
-
-
-def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
-    """Parse JSON, turning a syntax error into a located :class:`ValidationError`."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationError.single(
-            "",
-            "invalid-json",
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-            pack=source,
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise ValidationError.single(
-            "", "invalid-json", f"not valid JSON: not UTF-8 text (byte {exc.start})", pack=source
-        ) from None
-    except (RecursionError, ValueError) as exc:
-        raise ValidationError.single(
-            "", "invalid-json", f"not valid JSON: {exc}", pack=source
-        ) from None
 
 
 def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
@@ -72,237 +50,21 @@ def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
     """
     doc = parse_json_text(data) if isinstance(data, str | bytes) else data
     level_id = document_id(doc)
-    problems = _entity_count_problems(doc) or schema_problems("level", doc)
+    problems = ProblemList(MAX_PROBLEMS)
+    problems.extend(sizes.level_size_problems(doc))
     if not problems:
-        level, problems = _build_level(doc)
-        if level is not None:
-            problems = level_problems(level)
-            if not problems:
-                return level
-    raise ValidationError(p.located(pack=None, level=level_id) for p in problems)
-
-
-def _entity_count_problems(doc: object, prefix: str = "") -> list[Problem]:
-    entities = doc.get("entities") if isinstance(doc, Mapping) else None
-    if isinstance(entities, list) and len(entities) > MAX_ENTITIES:
-        return [
-            Problem(
-                prefix + "/entities",
-                "bad-size",
-                f"a level holds at most {MAX_ENTITIES:,} entities; this one has {len(entities):,}",
-            )
-        ]
-    return []
-
-
-def _build_level(doc: Any, prefix: str = "") -> tuple[Level | None, list[Problem]]:
-    try:
-        return Level.model_validate(doc), []
-    except PydanticError as exc:  # the schema lets nothing through that fails here; stay located
-        return None, model_problems(exc, doc, prefix)
-
-
-def model_problems(exc: PydanticError, doc: Any, prefix: str = "") -> list[Problem]:
-    """A pydantic error as located problems (the schema should have caught it first)."""
-    return [
-        Problem(
-            prefix + pointer(*_document_path(doc, e["loc"])),
-            "wrong-type" if e["type"].endswith("_type") else "invalid-value",
-            e["msg"],
-        )
-        for e in exc.errors(include_url=False, include_input=False)
-    ]
-
-
-def _document_path(doc: Any, loc: tuple[Any, ...]) -> list[Any]:
-    """The parts of a pydantic location that exist in the document.
-
-    Pydantic adds the tag of a discriminated union (``object``, ``move``) and
-    ``[key]`` to its locations; neither is a place in the document.
-    """
-    path: list[Any] = []
-    current = doc
-    for index, part in enumerate(loc):
-        in_map = isinstance(current, Mapping) and part in current
-        in_list = isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current)
-        if in_map or in_list:
-            current = current[part]
-        elif index < len(loc) - 1 or part == "[key]":
-            continue  # a tag or a key marker: not part of the document
-        path.append(part)
-    return path
-
-
-def level_problems(level: Level, nouns: frozenset[str] | None = None) -> list[Problem]:
-    """The semantic problems of one schema-valid level, pointers relative to it.
-
-    ``nouns`` is the pack's noun vocabulary; without it nouns are not checked
-    against a pack (a level loaded on its own).
-    """
-    ctx = LevelContext.of(level)
-    problems = list(_entity_problems(level, ctx.vocabulary))
-    problems += _automata_problems(level, ctx.vocabulary)
-    problems += _mechanic_problems(level, ctx.vocabulary)
-    if nouns is not None:
-        problems += _unknown_nouns(level, ctx.vocabulary, nouns)
+        schema = check_document("level", doc, limit=MAX_PROBLEMS)
+        problems.extend(schema.problems)
+        if schema.cut:
+            problems.uncounted = "more schema problems are not counted"
     if not problems:
-        # The settle reads the authored words first; destroying words can only
-        # shrink the parse, so the authored words bound its work.
-        words = [(i, name, x, y) for i, kind, name, x, y in ctx.authored_pieces() if kind == "word"]
-        try:
-            parse_rules(words, ctx.vocabulary)
-        except RuleComplexityError as exc:
-            problems.append(Problem("/entities", "rule-complexity", str(exc)))
-    return problems
-
-
-def _entity_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:
-    opted = level.frail is not None
-    first_use: dict[int, int] = {}
-    width, height = level.width, level.height
-    for index, entity in enumerate(level.entities):
-        if entity.id in first_use:
-            yield Problem(
-                pointer("entities", index, "id"),
-                "duplicate-entity-id",
-                f"entity id {entity.id} is already used by /entities/{first_use[entity.id]}",
-            )
-        else:
-            first_use[entity.id] = index
-        if entity.x >= width or entity.y >= height:
-            for axis, value, size in (("x", entity.x, width), ("y", entity.y, height)):
-                if value >= size:
-                    yield Problem(
-                        pointer("entities", index, axis),
-                        "out-of-bounds",
-                        f"{axis}={value} is outside the {width}x{height} grid",
-                    )
-        is_object = isinstance(entity, ObjectEntity)
-        token = entity.noun if isinstance(entity, ObjectEntity) else entity.text
-        if token == FRAIL and not opted:
-            yield Problem(
-                pointer("entities", index, "noun" if is_object else "text"),
-                "frail-not-declared",
-                "FRAIL is used but the level has not opted into the frail mechanic "
-                "(add the frail entry to 'mechanics')",
-            )
-        elif is_object and not vocabulary.is_noun(token):
-            yield Problem(
-                pointer("entities", index, "noun"),
-                "invalid-noun",
-                f"{token} is {_what(vocabulary, token)} in this level, not a noun an object can carry",
-            )
-
-
-def _what(vocabulary: Vocabulary, token: str) -> str:
-    """What a token is in a level, as a problem says it ("an operator", "a property")."""
-    return _ROLE_TEXT[vocabulary.role(token)]
-
-
-def _automata_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:
-    seen: dict[str, int] = {}
-    for index, automaton in enumerate(level.automata):
-        base = ("automata", index)
-        if automaton.id in seen:
-            yield Problem(
-                pointer(*base, "id"),
-                "duplicate-automaton-id",
-                f"automaton id {automaton.id!r} is already used by /automata/{seen[automaton.id]}",
-            )
-        else:
-            seen[automaton.id] = index
-        prop = automaton.property
-        builtin = Vocabulary.builtin().role(prop)
-        if builtin is not WordRole.NOUN:
-            yield Problem(
-                pointer(*base, "property"),
-                "invalid-property",
-                f"{prop} cannot be an automaton property: it is "
-                f"{'an operator' if builtin is WordRole.OPERATOR else 'a built-in property'}",
-            )
-        if automaton.subject is not None and not vocabulary.is_noun(automaton.subject):
-            yield Problem(
-                pointer(*base, "subject"),
-                "invalid-subject",
-                f"subject {automaton.subject} is {_what(vocabulary, automaton.subject)} in this level, not a noun",
-            )
-        for j, step in enumerate(automaton.pattern):
-            if isinstance(step, MoveStep) and abs(step.dx) + abs(step.dy) != 1:
-                what = "has no direction" if step.dx == step.dy == 0 else "is diagonal"
-                yield Problem(
-                    pointer(*base, "pattern", j, "dx"),
-                    "non-cardinal-move",
-                    f"move (dx={step.dx}, dy={step.dy}) {what}; use one of "
-                    "(1,0), (-1,0), (0,1), (0,-1)",
-                )
-        if automaton.phase >= len(automaton.pattern):
-            yield Problem(
-                pointer(*base, "phase"),
-                "phase-out-of-range",
-                f"phase {automaton.phase} is past the end of a {len(automaton.pattern)}-step pattern",
-            )
-
-
-def _mechanic_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:
-    frails = [i for i, m in enumerate(level.mechanics) if m.type == "frail"]
-    for index in frails[1:]:
-        yield Problem(
-            pointer("mechanics", index),
-            "duplicate-mechanic",
-            f"a level declares the frail mechanic once; /mechanics/{frails[0]} already does",
-        )
-    for index, mechanic in enumerate(level.mechanics):
-        for key, value in mechanic.leaves.items():
-            for token, what in ((key, "key"), (value, "value")):
-                if not vocabulary.is_noun(token):
-                    yield Problem(
-                        pointer("mechanics", index, "leaves", key),
-                        "invalid-noun",
-                        f"leaves {what} {token} is {_what(vocabulary, token)}, not a noun",
-                    )
-
-
-def _unknown_nouns(
-    level: Level, vocabulary: Vocabulary, declared: frozenset[str]
-) -> Iterator[Problem]:
-    def unknown(token: str) -> bool:
-        return token not in declared and vocabulary.is_noun(token)
-
-    for index, entity in enumerate(level.entities):
-        is_object = isinstance(entity, ObjectEntity)
-        token = entity.noun if isinstance(entity, ObjectEntity) else entity.text
-        if unknown(token):
-            field, what = ("noun", "object noun") if is_object else ("text", "noun word")
-            yield Problem(
-                pointer("entities", index, field),
-                "unknown-noun",
-                f"{what} {token} is not in the pack's nouns",
-            )
-    for index, automaton in enumerate(level.automata):
-        if automaton.subject is not None and unknown(automaton.subject):
-            yield Problem(
-                pointer("automata", index, "subject"),
-                "unknown-noun",
-                f"subject {automaton.subject} is not in the pack's nouns",
-            )
-    for index, mechanic in enumerate(level.mechanics):
-        for key, value in mechanic.leaves.items():
-            for token, what in ((key, "FRAIL map noun"), (value, "FRAIL leftover noun")):
-                if unknown(token):
-                    yield Problem(
-                        pointer("mechanics", index, "leaves", key),
-                        "unknown-noun",
-                        f"{what} {token} is not in the pack's nouns",
-                    )
-
-
-def document_id(doc: object) -> str | None:
-    """The document's id when it is a well-formed one (a label must never break a line)."""
-    if isinstance(doc, Mapping):
-        value = doc.get("id")
-        if isinstance(value, str) and len(value) <= MAX_ID_LENGTH and _is_id(value):
-            return value
-    return None
+        level, found = build_level(doc)
+        problems.extend(found if level is None else level_problems(level))
+        if level is not None and not problems:
+            return level
+    raise ValidationError(
+        p.located(pack=None, level=level_id) for p in problems.listed(level=level_id)
+    )
 
 
 def pack_name(doc: object, fallback: str = UNNAMED_PACK) -> str:
@@ -315,130 +77,24 @@ def pack_name(doc: object, fallback: str = UNNAMED_PACK) -> str:
     return document_id(doc) or fallback
 
 
-@dataclass(frozen=True, slots=True)
-class LevelCheck:
-    """What validation found in one level of a pack, pointers relative to the level.
-
-    ``stage`` says how far the checks got: ``"size"`` (over the entity cap: nothing
-    else ran), ``"shape"`` (values no JSON text holds), ``"schema"``, ``"model"``
-    (the model refused what the schema allowed), ``"semantic"`` or ``"valid"``.
-    ``level`` is the built model when the semantic checks ran on it.
-    """
-
-    level_id: str | None
-    stage: str
-    problems: tuple[Problem, ...]
-    level: Level | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ShellCheck:
-    """What validation found in a pack outside its levels (absolute pointers).
-
-    ``nouns`` is the declared vocabulary the levels are checked against, ``None``
-    when the ``nouns`` map itself is broken (then no noun is called unknown).
-    """
-
-    problems: tuple[Problem, ...]
-    checked: bool  # False: values no JSON text holds; nothing else can be trusted
-    nouns: frozenset[str] | None
-
-
-def check_pack_shell(doc: object) -> ShellCheck:
-    """Check everything of a pack document but its levels' contents."""
-    problems, checked = pack_shell_problems(doc)
-    nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in problems)
-    declared = doc.get("nouns") if nouns_ok and isinstance(doc, dict) else None
-    nouns = frozenset(declared) if isinstance(declared, dict) else None
-    return ShellCheck(tuple(problems), checked, nouns)
-
-
-def check_pack_level(doc: object, nouns: frozenset[str] | None) -> LevelCheck:
-    """Check one level of a pack against the pack's ``nouns`` (see :func:`check_pack_shell`).
-
-    Each level's problems depend only on the level and the vocabulary, so an editor
-    re-checks just the level an author changed; :func:`combine_pack_problems` then
-    gives exactly what :func:`pack_problems` gives for the whole document.
-    """
-    level_id = document_id(doc)
-    too_big = _entity_count_problems(doc)
-    if too_big:
-        return LevelCheck(level_id, "size", tuple(too_big))
-    schema, checked = pack_level_problems(doc)
-    if not checked:
-        return LevelCheck(level_id, "shape", tuple(schema))
-    if schema:
-        return LevelCheck(level_id, "schema", tuple(schema))
-    level, found = _build_level(doc)
-    if level is None:
-        return LevelCheck(level_id, "model", tuple(found))
-    found = level_problems(level, nouns)
-    return LevelCheck(level_id, "semantic" if found else "valid", tuple(found), level)
-
-
-def combine_pack_problems(
-    pack_name: str, shell: ShellCheck, levels: Sequence[LevelCheck]
-) -> list[Problem]:
-    """Every problem of a pack from its parts, located and in :func:`pack_problems`' order.
-
-    The pack-wide checks happen here: the level count, and level ids used twice.
-    Sizes stop everything else, then values no JSON text holds; otherwise every
-    schema problem, then the semantic problems of the levels whose structure is sound.
-    """
-    if len(levels) > MAX_LEVELS:
-        return [_too_many_levels(len(levels)).located(pack=pack_name, level=None)]
-
-    def located(index: int, check: LevelCheck) -> list[Problem]:
-        return [
-            p.located(pack=pack_name, level=check.level_id, prefix=f"/levels/{index}")
-            for p in check.problems
-        ]
-
-    too_big = [p for i, c in enumerate(levels) if c.stage == "size" for p in located(i, c)]
-    if too_big:
-        return too_big
-    shape = [p for i, c in enumerate(levels) if c.stage == "shape" for p in located(i, c)]
-    if shape or not shell.checked:
-        shell_shape = [] if shell.checked else list(shell.problems)
-        return sorted(
-            [p.located(pack=pack_name, level=None) for p in shell_shape] + shape,
-            key=lambda p: path_key(p.pointer),
-        )
-    problems = [p.located(pack=pack_name, level=None) for p in shell.problems]
-    problems += [p for i, c in enumerate(levels) if c.stage == "schema" for p in located(i, c)]
-    problems.sort(key=lambda p: (path_key(p.pointer), p.code))
-    first_index: dict[str, int] = {}
-    for index, check in enumerate(levels):
-        level_id = check.level_id
-        if level_id is not None:
-            if level_id in first_index:
-                message = (
-                    f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
-                )
-                problems.append(
-                    Problem(
-                        f"/levels/{index}/id", "duplicate-level-id", message, pack_name, level_id
-                    )
-                )
-            else:
-                first_index[level_id] = index
-        if check.stage in ("model", "semantic"):
-            problems += located(index, check)
-    return sorted(problems, key=lambda p: path_key(p.pointer))
-
-
 def pack_problems(doc: Any, pack_name: str) -> tuple[Pack | None, list[Problem]]:
     """Validate a parsed pack document; the pack is returned only when it is valid.
 
-    Every level is checked even when others fail, so one run lists every problem of
-    every level. Nothing is built from a pack that has any problem.
+    Every level is checked even when others fail, so one run lists the problems of
+    every level (up to :data:`~engine.limits.MAX_PROBLEMS`). Nothing is built from
+    a pack that has any problem.
     """
-    levels = pack_levels(doc)
     too_big = pack_size_problems(doc, pack_name)
     if too_big:  # before anything walks the oversized part
         return None, too_big
     shell = check_pack_shell(doc)
-    checks = [check_pack_level(level, shell.nouns) for level in levels]
+    budget = PackBudget(shell)
+    checks: list[LevelCheck] = []
+    sound = not shell.problems
+    for level in pack_levels(doc):
+        check = check_pack_level(level, shell.nouns, budget=budget)
+        sound = sound and check.stage == "valid"
+        checks.append(check if sound else replace(check, level=None))  # models only while useful
     problems = combine_pack_problems(pack_name, shell, checks)
     if problems:
         return None, problems
@@ -464,30 +120,17 @@ def pack_levels(doc: object) -> list[Any]:
 
 
 def pack_size_problems(doc: object, pack_name: str) -> list[Problem]:
-    """Levels or entities over their caps, found without walking anything else.
+    """Every list and map over its cap (:mod:`engine.packs.sizes`), located and listed.
 
     When there are any, they are the whole answer: nothing else is checked.
     """
     levels = pack_levels(doc)
-    return [
+    found = ProblemList(MAX_PROBLEMS)
+    found.extend(
         p.located(pack=pack_name, level=document_id(_at(levels, p.pointer)))
-        for p in _size_problems(levels)
-    ]
-
-
-def _too_many_levels(count: int) -> Problem:
-    return Problem(
-        "/levels", "bad-size", f"a pack holds at most {MAX_LEVELS:,} levels; this one has {count:,}"
+        for p in sizes.pack_size_problems(doc)
     )
-
-
-def _size_problems(levels: list[Any]) -> list[Problem]:
-    if len(levels) > MAX_LEVELS:
-        return [_too_many_levels(len(levels))]
-    problems: list[Problem] = []
-    for index, level in enumerate(levels):
-        problems += _entity_count_problems(level, f"/levels/{index}")
-    return problems
+    return found.listed(pack=pack_name) if found else []
 
 
 def _at(levels: list[Any], ptr: str) -> Any:

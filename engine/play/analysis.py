@@ -34,7 +34,7 @@ from engine.limits import (
 )
 from engine.model import Automaton, Level, ObjectEntity, WordEntity
 from engine.packs.schema import schema_problems
-from engine.packs.validate import level_problems, model_problems
+from engine.packs.semantic import level_problems, model_problems
 from engine.play.events import Json
 from engine.play.hints import MAX_RUN_CELLS, RuleHint, StackChoice, crowded_region
 from engine.play.reader import CellReader, occupants_of

@@ -172,10 +172,11 @@ class Game:
         """Restore a snapshot of ``level``. Restoring is not a turn: nothing settles.
 
         Raises:
-            ValidationError: the snapshot does not match the level or carries
-                anything beyond the authoritative state.
+            ValidationError: the snapshot does not match the level, carries
+                anything beyond the authoritative state, or claims move counts or
+                a win that its positions cannot have.
         """
         game = cls(level)
-        game._frame, game._history = snapshots.decode(game._ctx, snapshot)
+        game._frame, game._history = snapshots.decode(game._ctx, snapshot, game._initial)
         game._board = None
         return game

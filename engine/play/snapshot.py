@@ -18,10 +18,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.context import LevelContext
-from engine.errors import Problem, RuleComplexityError, ValidationError, pointer
-from engine.play.board import Frame
+from engine.errors import (
+    Problem,
+    ProblemList,
+    RuleComplexityError,
+    ValidationError,
+    WorkLimitError,
+    pointer,
+)
+from engine.limits import MAX_PROBLEMS, SNAPSHOT_PARSE_BUDGET
+from engine.play.board import Direction, Frame
 from engine.play.records import check_entity_records, entity_record
-from engine.play.turn import automata_entries, read_rules
+from engine.play.turn import automata_entries, read_rules, resolve_step, table_for
+from engine.rules import Meter, Rule, metered
+from engine.tokens import WIN, YOU
 
 FORMAT = "rulegrid-snapshot"
 VERSION = 1
@@ -58,41 +68,150 @@ def encode(ctx: LevelContext, current: Frame, history: list[Frame]) -> dict[str,
     }
 
 
-def decode(ctx: LevelContext, data: object) -> tuple[Frame, list[Frame]]:
+def decode(ctx: LevelContext, data: object, start: Frame) -> tuple[Frame, list[Frame]]:
     """Rebuild the current frame and the history from a snapshot, or raise.
 
+    ``start`` is the level's settled start; the move counts and win flags must be
+    what the history can produce (:func:`_consistency`).
+    At most :data:`~engine.limits.MAX_PROBLEMS` problems are listed (the rest are
+    counted), and the rule reading of all positions together is bounded by
+    :data:`~engine.limits.SNAPSHOT_PARSE_BUDGET`; positions with the same words
+    are read once.
+
     Raises:
-        ValidationError: every problem, pointers into the snapshot document.
+        ValidationError: the problems found, pointers into the snapshot document.
     """
-    problems: list[Problem] = []
+    problems = ProblemList(MAX_PROBLEMS)
     frames: list[Frame | None] = []
     if not isinstance(data, dict):
         raise ValidationError.single(
             "", "wrong-type", "a snapshot is a JSON object", level=ctx.level.id
         )
-    problems += _keys(data, _TOP_KEYS, "")
+    problems.extend(_keys(data, _TOP_KEYS, ""))
     if data.get("format") != FORMAT:
-        problems.append(Problem("/format", "bad-value", f"expected format {FORMAT!r}"))
+        problems.add(Problem("/format", "bad-value", f"expected format {FORMAT!r}"))
     if data.get("version") != VERSION:
-        problems.append(Problem("/version", "bad-value", f"expected version {VERSION}"))
+        problems.add(Problem("/version", "bad-value", f"expected version {VERSION}"))
     if data.get("level") != ctx.level.id:
-        problems.append(
+        problems.add(
             Problem(
                 "/level",
                 "level-mismatch",
-                f"snapshot of level {data.get('level')!r}, not {ctx.level.id!r}",
+                f"snapshot of level {str(data.get('level'))[:80]!r}, not {ctx.level.id!r}",
             )
         )
-    frames.append(_frame(ctx, data.get("current"), "/current", problems))
     history = data.get("history")
     if not isinstance(history, list):
-        problems.append(Problem("/history", "wrong-type", "history must be a list"))
+        problems.add(Problem("/history", "wrong-type", "history must be a list"))
         history = []
-    frames += [_frame(ctx, item, f"/history/{n}", problems) for n, item in enumerate(history)]
+    reader = _Reader(ctx)
+    try:
+        with metered(Meter(SNAPSHOT_PARSE_BUDGET, "this snapshot's positions")):
+            frames.append(_frame(reader, data.get("current"), "/current", problems))
+            frames += [
+                _frame(reader, item, f"/history/{n}", problems) for n, item in enumerate(history)
+            ]
+    except WorkLimitError as exc:
+        problems.add(Problem("/history", "too-much-work", str(exc)))
+    if not problems:
+        complete = [f for f in frames if f is not None]
+        problems.extend(_consistency(ctx, complete[0], complete[1:], start))
     if problems:
-        raise ValidationError(p.located(pack=None, level=ctx.level.id) for p in problems)
+        listed = problems.listed(level=ctx.level.id)
+        raise ValidationError(p.located(pack=None, level=ctx.level.id) for p in listed)
     complete = [f for f in frames if f is not None]
     return complete[0], complete[1:]
+
+
+def _consistency(
+    ctx: LevelContext, current: Frame, history: list[Frame], start: Frame
+) -> Iterator[Problem]:
+    """What the history says about the move counts and win flags, checked.
+
+    The undo history holds the position before each accepted step, so position
+    ``n`` is after ``n`` moves and none is won (no step is played from a won
+    position). The current position's ``won`` is what its board shows (a YOU
+    object on a WIN object under its rules), or, when a word was destroyed in the
+    last step (the rules were read again after the win was decided), what replaying
+    that step gives.
+    """
+    for n, frame in enumerate(history):
+        if frame.moves != n:
+            yield Problem(
+                f"/history/{n}/moves",
+                "inconsistent-moves",
+                f"position {n} of the history comes after {n} moves, not {frame.moves}",
+            )
+        if frame.won:
+            yield Problem(
+                f"/history/{n}/won",
+                "inconsistent-won",
+                "a position in the history is never won: no move is played from a won one",
+            )
+    if current.moves != len(history):
+        yield Problem(
+            "/current/moves",
+            "inconsistent-moves",
+            f"after a history of {len(history)} positions the current one comes after "
+            f"{len(history)} moves, not {current.moves}",
+        )
+    if current.won != _expected_win(ctx, history, current, start):
+        yield Problem(
+            "/current/won",
+            "inconsistent-won",
+            f"won is {'true' if current.won else 'false'} but the board shows "
+            f"{'no' if current.won else 'a'} YOU object on a WIN object",
+        )
+
+
+def _shows_win(ctx: LevelContext, frame: Frame) -> bool:
+    table = table_for(ctx, frame.rules)
+    you: set[tuple[int, int]] = set()
+    win: set[tuple[int, int]] = set()
+    for _i, kind, name, x, y in frame.pieces:
+        if kind == "object":
+            if table.has(name, YOU):
+                you.add((x, y))
+            if table.has(name, WIN):
+                win.add((x, y))
+    return bool(you & win)
+
+
+def _expected_win(ctx: LevelContext, history: list[Frame], current: Frame, start: Frame) -> bool:
+    """What ``won`` must be: what the board shows, unless a word sank in the last step.
+
+    The settled start knows its own answer. After a step that destroyed a word,
+    the step that leads from the last position to this one is played again and
+    its answer is the one (the win was decided with the rules read before).
+    """
+    if not history:
+        if (current.pieces, current.phases) == (start.pieces, start.phases):
+            return start.won
+        return _shows_win(ctx, current)
+    before = history[-1]
+    here = {piece[0] for piece in current.pieces}
+    if all(i in here for i, kind, *_ in before.pieces if kind == "word"):
+        return _shows_win(ctx, current)
+    for direction in Direction:
+        frame, _event = resolve_step(ctx, before, direction)
+        if frame is not None and (frame.pieces, frame.phases) == (current.pieces, current.phases):
+            return frame.won
+    return _shows_win(ctx, current)
+
+
+class _Reader:
+    """Reads the rules of a snapshot's positions, once for each arrangement of words."""
+
+    def __init__(self, ctx: LevelContext) -> None:
+        self.ctx = ctx
+        self._seen: dict[tuple[tuple[int, str, int, int], ...], tuple[Rule, ...]] = {}
+
+    def rules(self, words: list[tuple[int, str, int, int]]) -> tuple[Rule, ...]:
+        key = tuple(words)
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = read_rules(self.ctx, words)
+        return found
 
 
 def _keys(record: dict[str, Any], allowed: tuple[str, ...], base: str) -> Iterator[Problem]:
@@ -108,32 +227,33 @@ def _keys(record: dict[str, Any], allowed: tuple[str, ...], base: str) -> Iterat
             )
 
 
-def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]) -> Frame | None:
+def _frame(reader: _Reader, record: object, base: str, problems: ProblemList) -> Frame | None:
+    ctx = reader.ctx
     if not isinstance(record, dict):
-        problems.append(Problem(base, "wrong-type", "expected an object"))
+        problems.add(Problem(base, "wrong-type", "expected an object"))
         return None
-    before = len(problems)
-    problems += _keys(record, _FRAME_KEYS, base)
+    before = problems.total
+    problems.extend(_keys(record, _FRAME_KEYS, base))
     pieces, found = check_entity_records(ctx, record.get("entities"), base + "/entities")
-    problems += found
+    problems.extend(found)
     moves, won = record.get("moves"), record.get("won")
     if type(moves) is not int or moves < 0:
-        problems.append(Problem(base + "/moves", "wrong-type", "moves must be a whole number >= 0"))
+        problems.add(Problem(base + "/moves", "wrong-type", "moves must be a whole number >= 0"))
     if not isinstance(won, bool):
-        problems.append(Problem(base + "/won", "wrong-type", "won must be true or false"))
+        problems.add(Problem(base + "/won", "wrong-type", "won must be true or false"))
     phases, flags = _automata(ctx, record.get("automata"), base + "/automata", problems)
-    if len(problems) > before or phases is None:
+    if problems.total > before or phases is None:
         return None
     words = [(i, name, x, y) for i, kind, name, x, y in pieces if kind == "word"]
     try:
-        rules = read_rules(ctx, words)
+        rules = reader.rules(words)
     except RuleComplexityError as exc:
-        problems.append(Problem(base + "/entities", "rule-complexity", str(exc)))
+        problems.add(Problem(base + "/entities", "rule-complexity", str(exc)))
         return None
     assert type(moves) is int
     assert isinstance(won, bool)
     if record.get("rules") != [r.to_dict() for r in rules]:
-        problems.append(
+        problems.add(
             Problem(
                 base + "/rules", "inconsistent-rules", "rules do not match the words on the board"
             )
@@ -142,7 +262,7 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
     frame = Frame(pieces, phases, moves, won, rules)
     for n, entry in enumerate(automata_entries(ctx, frame)):
         if entry["active"] != flags[n]:
-            problems.append(
+            problems.add(
                 Problem(
                     f"{base}/automata/{n}/active",
                     "inconsistent-active",
@@ -153,10 +273,10 @@ def _frame(ctx: LevelContext, record: object, base: str, problems: list[Problem]
 
 
 def _automata(
-    ctx: LevelContext, items: object, base: str, problems: list[Problem]
+    ctx: LevelContext, items: object, base: str, problems: ProblemList
 ) -> tuple[tuple[int, ...] | None, list[bool]]:
     if not isinstance(items, list) or len(items) != len(ctx.automata):
-        problems.append(
+        problems.add(
             Problem(base, "bad-size", f"expected one entry per automaton ({len(ctx.automata)})")
         )
         return None, []
@@ -165,16 +285,16 @@ def _automata(
     for n, (automaton, item) in enumerate(zip(ctx.automata, items, strict=True)):
         where = f"{base}/{n}"
         if not isinstance(item, dict):
-            problems.append(Problem(where, "wrong-type", "an automaton entry is an object"))
+            problems.add(Problem(where, "wrong-type", "an automaton entry is an object"))
             continue
         problems.extend(_keys(item, ("id", "phase", "active"), where))
         if item.get("id") != automaton.id:
-            problems.append(
+            problems.add(
                 Problem(where + "/id", "bad-value", f"expected automaton {automaton.id!r}")
             )
         phase, active = item.get("phase"), item.get("active")
         if type(phase) is not int or not 0 <= phase < len(automaton.pattern):
-            problems.append(
+            problems.add(
                 Problem(
                     where + "/phase",
                     "phase-out-of-range",
@@ -183,9 +303,7 @@ def _automata(
             )
             phase = 0
         if not isinstance(active, bool):
-            problems.append(
-                Problem(where + "/active", "wrong-type", "active must be true or false")
-            )
+            problems.add(Problem(where + "/active", "wrong-type", "active must be true or false"))
             active = False
         phases.append(phase)
         flags.append(active)

@@ -18,11 +18,14 @@ from pydantic import ValidationError as PydanticError
 
 from engine.colors import default_noun_color
 from engine.context import LevelContext
-from engine.errors import Problem, ValidationError, pointer
+from engine.errors import Problem, ProblemList, ValidationError, WorkLimitError, pointer
+from engine.limits import MAX_PROBLEMS, MAX_RECORD_FIELDS
 from engine.model import Level, Pack
-from engine.packs.validate import document_id, load_level, pack_name, pack_problems
+from engine.packs.parts import document_id
+from engine.packs.validate import load_level, pack_name, pack_problems
 from engine.play.game import Game
 from engine.play.replay import parse_moves
+from engine.rules import Meter, metered
 from engine.share.codec import SHARE_NAME, digest
 
 
@@ -179,23 +182,28 @@ def default_color(noun: str) -> str:
 
 
 def check_replays(
-    records: object, by_id: Mapping[str, Level], *, valid: bool
+    records: object, by_id: Mapping[str, Level], *, valid: bool, meter: Meter
 ) -> tuple[list[ReplayCheck], list[Problem], list[Problem]]:
+    """Re-run every replay record; their rule reading is charged to ``meter``.
+
+    When the meter runs out, the record that ran it out is refused with
+    ``too-much-work`` and no later record is run.
+    """
     checks: list[ReplayCheck] = []
-    problems: list[Problem] = []
+    problems = ProblemList(MAX_PROBLEMS)
     warnings: list[Problem] = []
     assert isinstance(records, list)  # check_envelope made sure
     for n, item in enumerate(records):
         where = f"/replays/{n}"
         found = list(record_problems(item, where))
         if found:
-            problems += found
+            problems.extend(found)
             continue
         record = ReplayRecord(item["level"], item["moves"], item["events"], item["final"])
         level = by_id.get(record.level)
         if level is None:
             if valid:
-                problems.append(
+                problems.add(
                     _problem(
                         where + "/level",
                         "unknown-level",
@@ -205,9 +213,13 @@ def check_replays(
                 )
             continue
         try:
-            events, final, wins = run_replay(level, record.moves)
+            with metered(meter):
+                events, final, wins = run_replay(level, record.moves)
+        except WorkLimitError as exc:
+            problems.add(_problem(where, "too-much-work", str(exc), level.id))
+            break
         except Exception as exc:
-            problems.append(_checker_failed(exc, where, SHARE_NAME, level.id))
+            problems.add(_checker_failed(exc, where, SHARE_NAME, level.id))
             continue
         check = ReplayCheck(n, record, events == record.events, final == record.final, wins)
         checks.append(check)
@@ -229,7 +241,7 @@ def check_replays(
                     level.id,
                 )
             )
-    return checks, problems, warnings
+    return checks, problems.listed(pack=SHARE_NAME), warnings
 
 
 _RECORD_KEYS = ("events", "final", "level", "moves")
@@ -238,6 +250,14 @@ _RECORD_KEYS = ("events", "final", "level", "moves")
 def record_problems(item: object, where: str) -> Iterable[Problem]:
     if not isinstance(item, dict):
         yield _problem(where, "wrong-type", "a replay record is an object", None)
+        return
+    if len(item) > MAX_RECORD_FIELDS:
+        yield _problem(
+            where,
+            "bad-size",
+            f"a replay record has at most {MAX_RECORD_FIELDS} fields; this one has {len(item):,}",
+            None,
+        )
         return
     for key in _RECORD_KEYS:
         if key not in item:
@@ -271,8 +291,9 @@ def record_problems(item: object, where: str) -> Iterable[Problem]:
 
 
 def check_snapshot(
-    data: object, by_id: Mapping[str, Level], *, valid: bool
+    data: object, by_id: Mapping[str, Level], *, valid: bool, meter: Meter
 ) -> tuple[Level | None, list[Problem]]:
+    """Restore the snapshot as :meth:`Game.from_snapshot` does, charging ``meter``."""
     if data is None:
         return None, []
     if not isinstance(data, dict):
@@ -291,7 +312,10 @@ def check_snapshot(
             )
         ]
     try:
-        Game.from_snapshot(level, data)
+        with metered(meter):
+            Game.from_snapshot(level, data)
+    except WorkLimitError as exc:
+        return None, [_problem("/snapshot", "too-much-work", str(exc), level.id)]
     except ValidationError as exc:
         return None, [
             Problem("/snapshot" + p.pointer, p.code, p.message, SHARE_NAME, level.id)

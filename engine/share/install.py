@@ -10,6 +10,7 @@ canonical text, and the same atomic writer, asked never to overwrite unless
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -111,9 +112,27 @@ def install_pack(pack: Pack, path: Path, *, replace: bool) -> Path:
 
     Raises:
         ShareError: ``path`` exists (it may have appeared since the check) and
-            ``replace`` is false; nothing is written.
+            ``replace`` is false, or the file system refused the write (a folder
+            that is a file, a full disk, no permission): nothing is written.
     """
     try:
         return save_pack(pack, path, replace=replace)
     except FileExistsError:
         raise ShareError.at("pack-exists", f"{path} already exists; not replacing it") from None
+    except OSError as exc:
+        raise ShareError.at("install-failed", f"cannot install {path}: {io_reason(exc)}") from None
+
+
+def io_reason(exc: OSError) -> str:
+    """An I/O failure in the words a user acts on (the disk is full, not ``ENOSPC``)."""
+    reasons = {
+        getattr(errno, "EDQUOT", -1): "the disk quota is used up",
+        errno.ENOSPC: "the disk is full",
+        errno.ENOTDIR: "a part of the folder path is a file, not a folder",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.EROFS: "the file system is read-only",
+    }
+    reason = reasons.get(exc.errno or 0) or exc.strerror or str(exc)
+    where = f" ({exc.filename})" if exc.filename else ""
+    return reason + where

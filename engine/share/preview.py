@@ -21,11 +21,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.errors import Problem, ValidationError
+from engine.limits import MAX_PAYLOAD_PLAY_UNITS
 from engine.model import Level, NounStyle, Pack
 from engine.packs.load import load_pack
 from engine.packs.validate import load_level
 from engine.play.game import Game
 from engine.play.replay import parse_moves
+from engine.rules import Meter
 from engine.share.checks import (
     ReplayCheck,
     ReplayRecord,
@@ -295,12 +297,13 @@ def decode(text: str) -> SharePreview:
         levels = [level] if level is not None else []
     problems = list(problems)
     by_id = {lv.id: lv for lv in levels}
+    meter = Meter(MAX_PAYLOAD_PLAY_UNITS, "this payload's replays and snapshot")
     checks, replay_problems, warnings = check_replays(
-        document.get("replays", []), by_id, valid=pack is not None
+        document.get("replays", []), by_id, valid=pack is not None, meter=meter
     )
     problems += replay_problems
     snapshot_level, snapshot_problems = check_snapshot(
-        document.get("snapshot"), by_id, valid=pack is not None
+        document.get("snapshot"), by_id, valid=pack is not None, meter=meter
     )
     problems += snapshot_problems
     return SharePreview(

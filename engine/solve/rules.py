@@ -6,10 +6,10 @@ sentences of a row, and the budget units spent on them, depend only on the words
 of that row. So when no cell holds two words, the rules of a board are the rules
 of its lines merged in the public order (first word's row, then column, then
 horizontal before vertical; within a line the parser's own order), and a line seen
-before costs one lookup. The budget is respected exactly: each line has an upper
-bound on its units (``k * (2L + L^2)`` for ``k`` IS words among ``L`` single words),
-and whenever the bounds could reach :data:`~engine.rules.PARSE_BUDGET`, or a cell
-holds a stack, the whole board goes to the public parser instead.
+before costs one lookup. The budget is respected exactly: each line's units are
+counted as the parser counts them (:func:`~engine.rules.parse_units`), and whenever
+their sum passes :data:`~engine.rules.PARSE_BUDGET`, or a cell holds a stack, the
+whole board goes to the public parser instead.
 
 The result is reduced to a :class:`Meaning` (property bits per noun index and the
 transformation links), interned so that equal meanings are one object.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from engine.errors import RuleComplexityError
-from engine.rules import PARSE_BUDGET, Rule, RuleTable, parse_rules
+from engine.rules import PARSE_BUDGET, Rule, RuleTable, parse_rules, parse_units
 from engine.solve.state_codec import Codec
 from engine.tokens import DEFEAT, FRAIL, IS, PUSH, SINK, STOP, WIN, YOU
 
@@ -162,7 +162,7 @@ class Meanings:
             units += line[1]
         else:
             if units > PARSE_BUDGET:
-                found = self.direct(vector)  # the bound is loose: let the public parser decide
+                found = self.direct(vector)  # over the budget: the public parser raises, as it must
             else:
                 entries.sort(key=itemgetter(0))
                 found = self._meaning([rule for _, rule in entries])
@@ -225,14 +225,11 @@ class Meanings:
             assert text is not None
             tiles.append((codec.ids[slot], text, x, y))
             place[codec.ids[slot]] = (y, x)
-        size = len(members)
-        bound = sum(self._is[slot] for _, slot in members) * (2 * size + size * size)
-        if size < 3:
-            return (), bound  # too short for a sentence, but the parser still counts
-        if bound > PARSE_BUDGET:
-            return (), bound  # never merged: the whole board goes to the public parser
+        units = parse_units(tiles, self.vocabulary, budget=None)  # what the parser spends
+        if units > PARSE_BUDGET:
+            return (), units  # never merged: the whole board goes to the public parser
         rules = parse_rules(tiles, self.vocabulary)
-        return tuple(((*place[r.source_ids[0]], axis), r) for r in rules), bound
+        return tuple(((*place[r.source_ids[0]], axis), r) for r in rules), units
 
     def _meaning(self, rules: list[Rule] | tuple[Rule, ...]) -> Meaning:
         semantic = tuple((r.subject, r.predicate) for r in rules)

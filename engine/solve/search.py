@@ -143,13 +143,15 @@ def solve(
 
     Raises:
         ValidationError: the level is not valid.
-        ValueError: an unknown strategy, a negative bound or a weight below 1.
+        ValueError: an unknown strategy, a negative or NaN bound or a weight below 1.
     """
     began = time.perf_counter()
     strategy = Strategy(strategy)
-    if max_states < 0 or (timeout is not None and timeout < 0) or weight < 1:
+    # ``not timeout >= 0`` also refuses NaN, which compares false with everything
+    # and so would never stop the search
+    if max_states < 0 or (timeout is not None and not timeout >= 0) or weight < 1:
         raise ValueError(
-            "max_states and timeout must not be negative, and weight must be at least 1"
+            "max_states and timeout must not be negative or NaN, and weight must be at least 1"
         )
     search = _Search(
         CompactLevel(level), max_states, timeout, progress, cancel, progress_interval, began

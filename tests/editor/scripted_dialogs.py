@@ -27,6 +27,7 @@ class ScriptedDialogs:
     pack_properties: PackProperties | None = None
     confirm_answer: bool = True
     trust_answer: bool = False
+    revoke: list[str] = field(default_factory=list)  # folders Trusted Pack Folders revokes
     asked: list[tuple[str, Any]] = field(default_factory=list)
     noun_vocabulary: engine.Vocabulary | None = None  # what the last Add Noun was given
     problems_shown: list[list[engine.Problem]] = field(default_factory=list)
@@ -58,9 +59,15 @@ class ScriptedDialogs:
         self.asked.append(("import", title))
         return self.import_path
 
-    def ask_trust_folder(self, parent: QWidget, folder: Path) -> bool:
-        self.asked.append(("trust", folder))
+    def ask_trust_folder(self, parent: QWidget, folder: Path, *, changed: bool = False) -> bool:
+        self.asked.append(("trust-changed" if changed else "trust", folder))
         return self.trust_answer
+
+    def manage_trusted_folders(self, parent: QWidget, settings: Any) -> None:
+        """Revoke the folders listed in ``revoke`` (as the author would in the dialog)."""
+        self.asked.append(("trusted-folders", sorted(settings.trusted_modules)))
+        for folder in self.revoke:
+            settings.revoke_trust(folder)
 
     def show_problems(
         self,

@@ -89,7 +89,11 @@ def test_repeated_ids_are_renumbered_to_free_ids_and_listed(qapp) -> None:
 
 
 def test_values_the_editor_cannot_hold_are_replaced_and_listed(qapp) -> None:
-    level = {"id": 7, "title": 3, "width": "5", "height": 300, "entities": []}
+    level = {
+        "id": 7,
+        "title": 3,
+        "entities": [{"id": 1, "kind": "object", "noun": "BABA", "x": 4, "y": 2}],
+    }
     doc = pack_document(level, pack_id="p")
     del doc["title"]
     pack, notes = read(doc)
@@ -97,13 +101,22 @@ def test_values_the_editor_cannot_hold_are_replaced_and_listed(qapp) -> None:
     assert codes == {
         ("/levels/0/id", "wrong-type"),
         ("/levels/0/title", "wrong-type"),
-        ("/levels/0/width", "wrong-type"),
-        ("/levels/0/height", "out-of-range"),
+        ("/levels/0/width", "missing-field"),
+        ("/levels/0/height", "missing-field"),
         ("/title", CHANGED_ON_OPEN),
     }
     props = pack.levels[0].properties
-    assert (props.level_id, props.title, props.width, props.height) == ("7", "3", 5, 128)
+    assert (props.level_id, props.title, props.width, props.height) == ("7", "3", 5, 3)
     assert pack.to_data()["title"] == ""
+
+
+@pytest.mark.parametrize(("key", "value"), [("width", "5"), ("height", 300), ("width", 0)])
+def test_a_size_the_grid_does_not_allow_is_not_guessed_at(key: str, value: object) -> None:
+    """Issue 20 is stricter than the first repair (which made "5" 5 and 300 128): a
+    written size outside the grid is refused, naming the level and the field."""
+    level = {"id": "a", "width": 5, "height": 3, "entities": [], key: value}
+    with pytest.raises(ValueError, match=f"level 'a': the {key} must be a whole number"):
+        read(pack_document(level, pack_id="p"))
 
 
 def test_a_resize_that_fits_kept_entities_puts_them_on_the_board_and_undo_takes_them_off(
@@ -145,6 +158,14 @@ def test_what_cannot_be_read_at_all_refuses_to_open_and_says_why(tmp_path: Path)
             read_for_repair(path)
 
 
+def grid_size_ok(level: dict[str, Any], key: str) -> bool:
+    """Whether a level's size is absent or one the grid allows (issue 20: else refused)."""
+    value = level.get(key, 1)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return type(value) is int and 1 <= value <= engine.MAX_GRID_SIZE
+
+
 def unexplained(raw: dict[str, Any], out: dict[str, Any], notes: list[engine.Problem]) -> list[str]:
     """Differences between the file and what would be saved that no note explains."""
     changes = [n.pointer for n in notes if n.code != NOT_SHOWN]
@@ -182,13 +203,15 @@ def test_every_difference_between_a_broken_file_and_what_is_saved_is_listed(
     path.write_text(json.dumps(doc), encoding="utf-8")
     try:
         pack, notes = read_for_repair(path)
-    except RepairImpossibleError:  # only when there is nothing to hold (see the test above)
+    except RepairImpossibleError:  # only when there is nothing to hold (see the tests above)
         levels = doc.get("levels", [])
         assert (
             not isinstance(doc.get("nouns", {}), dict)
             or not isinstance(levels, list)
             or not all(isinstance(lv, dict) for lv in levels)
             or not all(isinstance(lv.get("entities", []), list) for lv in levels)
+            or any(not grid_size_ok(lv, key) for lv in levels for key in ("width", "height"))
+            or engine.structure_problems(doc) != []  # issue 20: what no tool can hold
         )
         return
     assert unexplained(doc, pack.to_data(), notes) == []

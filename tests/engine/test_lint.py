@@ -17,16 +17,12 @@ from hypothesis import given, settings
 
 import engine
 from engine import LINT_CODES, check_pack, declared_nouns, report_level
+from engine.packs.parts import document_id
 from engine.packs.schema import check_document, path_key
-from engine.packs.validate import (
-    _at,
-    _build_level,
-    _size_problems,
-    document_id,
-    level_problems,
-    pack_levels,
-    pack_name,
-)
+from engine.packs.semantic import build_level as _build_level
+from engine.packs.semantic import level_problems
+from engine.packs.sizes import pack_size_problems
+from engine.packs.validate import _at, pack_levels, pack_name
 from tests.engine.test_validation_fuzz import FUZZ, TUTORIAL, mutated
 from tests.lint_cases import lint_case
 from tests.support import PACKS_DIR, grid_level, keke_corpus, keke_level, pack_document
@@ -308,10 +304,10 @@ def whole_document_problems(doc: Any, name: str) -> list[engine.Problem]:
     """``pack_problems`` as it was before validation was split into parts: one
     schema pass over the whole document. The parts must give exactly this."""
     levels = pack_levels(doc)
-    too_big = _size_problems(levels)
+    too_big = pack_size_problems(doc)
     if too_big:
         return [p.located(pack=name, level=document_id(_at(levels, p.pointer))) for p in too_big]
-    raw, checked = check_document("pack", doc)
+    raw, checked, *_ = check_document("pack", doc)
     problems = [p.located(pack=name, level=document_id(_at(levels, p.pointer))) for p in raw]
     if not checked:
         return problems

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import textwrap
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from engine import Pack, ValidationError, load_pack, replay
 from tests.support import PACKS_DIR, grid_level, pack_document
 
@@ -226,3 +228,22 @@ def test_a_file_over_the_size_limit_is_not_read(
     path.write_text(json.dumps(DOC), encoding="utf-8")
     monkeypatch.setattr("engine.packs.load.MAX_PACK_BYTES", 100)
     assert errors(path) == [("big", None, "", "bad-size")]
+
+
+def test_trust_pinned_to_a_digest_runs_only_that_content(tmp_path: Path) -> None:
+    """Issue 20, finding 7: trust given to one version of pack.py never runs another."""
+    folder = module_folder(tmp_path, MODULE_WRITES_WHEN_IMPORTED)
+    digest = engine.module_digest(folder)
+    assert digest == hashlib.sha256((folder / "pack.py").read_bytes()).hexdigest()
+    assert load_pack(folder, trust=digest) == load_pack(DOC)
+    (folder / "imported.txt").unlink()
+    with (folder / "pack.py").open("a", encoding="utf-8") as module:
+        module.write("\n# changed\n")
+    with pytest.raises(ValidationError) as caught:
+        load_pack(folder, trust=digest)
+    [problem] = caught.value.errors
+    assert (problem.pack, problem.code) == ("generated", "untrusted-module")
+    assert "changed since it was trusted" in problem.message
+    assert not (folder / "imported.txt").exists()
+    assert engine.module_digest(folder) != digest
+    assert engine.module_digest(tmp_path) is None  # no pack.py there

@@ -1,0 +1,298 @@
+"""A pack checked in parts: its shell, each level alone, then the pack-wide checks.
+
+:func:`check_pack_shell` checks everything but the levels, :func:`check_pack_level`
+one level against the pack's nouns, and :func:`combine_pack_problems` the
+pack-wide rules over the parts. An editor re-checks only the level an author
+changed and combines it with the parts it kept; :func:`engine.packs.validate.pack_problems`
+runs the same parts over the whole document, so both give exactly the same problems.
+
+The bounds of a whole pack live here too: sizes first (:mod:`engine.packs.sizes`),
+one list of at most :data:`~engine.limits.MAX_PROBLEMS` problems plus the count of
+the rest, schema explanations that stop once the list is full, and one total of
+rule reading over all the levels (:data:`~engine.limits.PACK_PARSE_BUDGET`), all
+carried by a :class:`PackBudget` through one pass over the levels.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from operator import itemgetter
+from typing import Any
+
+from engine.errors import Problem, ProblemList, WorkLimitError
+from engine.limits import MAX_ID_LENGTH, MAX_LEVELS, MAX_PROBLEMS, PACK_PARSE_BUDGET
+from engine.model import ID_PATTERN, Level
+from engine.packs import sizes
+from engine.packs.compiled import pattern_search
+from engine.packs.explain import path_key
+from engine.packs.schema import pack_level_problems, pack_shell_problems
+from engine.packs.semantic import build_level, level_problems
+from engine.rules import Meter, metered
+
+_is_id = pattern_search(ID_PATTERN)
+
+#: What the pack-wide total of rule reading is called in its ``too-much-work`` problem.
+PACK_WORK = "the levels of this pack"
+
+
+def document_id(doc: object) -> str | None:
+    """The document's id when it is a well-formed one (a label must never break a line)."""
+    if isinstance(doc, Mapping):
+        value = doc.get("id")
+        if isinstance(value, str) and len(value) <= MAX_ID_LENGTH and _is_id(value):
+            return value
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LevelCheck:
+    """What validation found in one level of a pack, pointers relative to the level.
+
+    ``stage`` says how far the checks got: ``"size"`` (a list or map over its cap:
+    nothing else ran), ``"shape"`` (values no JSON text holds), ``"schema"``,
+    ``"model"`` (the model refused what the schema allowed), ``"semantic"`` or
+    ``"valid"``. ``level`` is the built model when the semantic checks ran on it.
+    A check keeps at most the room it was given (:class:`PackBudget`); ``more``
+    counts the problems it found beyond. A ``"schema"`` check with no problems
+    was not explained (the pack's list was full). ``units`` is what reading its
+    rules cost, charged to the pack's total by :func:`combine_pack_problems`.
+    ``plays``: the level was built and its only problems (kept or not) are nouns
+    missing from the pack, so the level itself can be played (and linted).
+    """
+
+    level_id: str | None
+    stage: str
+    problems: tuple[Problem, ...]
+    level: Level | None = None
+    more: int = 0
+    units: int = 0
+    plays: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShellCheck:
+    """What validation found in a pack outside its levels (absolute pointers).
+
+    ``nouns`` is the declared vocabulary the levels are checked against, ``None``
+    when the ``nouns`` map itself is broken (then no noun is called unknown).
+    ``oversized``: the problems are containers over their caps, and nothing else
+    of the shell was read.
+    """
+
+    problems: tuple[Problem, ...]
+    checked: bool  # False: values no JSON text holds (or sizes); nothing else can be trusted
+    nouns: frozenset[str] | None
+    oversized: bool = False
+
+
+class PackBudget:
+    """What checking a pack's levels one after another may still spend.
+
+    Two totals bound a whole pack: the rule reading of all its boards (a
+    :class:`~engine.rules.Meter` of :data:`~engine.limits.PACK_PARSE_BUDGET`; once
+    it runs out, the level where it did says so and later levels' rules are not
+    read) and the room left in its problem list (once none is left, failing
+    levels are not explained and their problems are only counted).
+    """
+
+    __slots__ = ("meter", "room")
+
+    def __init__(self, shell: ShellCheck) -> None:
+        self.meter = Meter(PACK_PARSE_BUDGET, PACK_WORK)
+        self.room = max(0, MAX_PROBLEMS - len(shell.problems))
+
+    @property
+    def reading(self) -> bool:
+        return self.meter.units <= self.meter.limit
+
+    def spend(self, check: LevelCheck) -> None:
+        self.room = max(0, self.room - len(check.problems))
+
+
+def check_pack_shell(doc: object) -> ShellCheck:
+    """Check everything of a pack document but its levels' contents (sizes first)."""
+    oversized = sizes.pack_shell_size_problems(doc)
+    if oversized:
+        return ShellCheck(tuple(oversized), False, None, oversized=True)
+    problems, checked, *_ = pack_shell_problems(doc)
+    nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in problems)
+    declared = doc.get("nouns") if nouns_ok and isinstance(doc, dict) else None
+    nouns = frozenset(declared) if isinstance(declared, dict) else None
+    return ShellCheck(tuple(problems), checked, nouns)
+
+
+def check_pack_level(
+    doc: object, nouns: frozenset[str] | None, *, budget: PackBudget | None = None
+) -> LevelCheck:
+    """Check one level of a pack against the pack's ``nouns`` (see :func:`check_pack_shell`).
+
+    Each level's problems depend only on the level and the vocabulary, so an editor
+    re-checks just the level an author changed; :func:`combine_pack_problems` then
+    gives exactly what :func:`pack_problems` gives for the whole document. A
+    ``budget`` (shared by the levels of one pass over a pack) bounds the pass;
+    without one, up to :data:`~engine.limits.MAX_PROBLEMS` problems are kept.
+    """
+    level_id = document_id(doc)
+    too_big = sizes.level_size_problems(doc)
+    if too_big:
+        return LevelCheck(level_id, "size", tuple(too_big))
+    room = MAX_PROBLEMS if budget is None else budget.room
+    schema = pack_level_problems(doc, explain=room > 0)
+    if not schema.checked:
+        return _kept(level_id, "shape", schema.problems, room)
+    if schema.problems or schema.cut:
+        return _kept(level_id, "schema", schema.problems, room)
+    level, found = build_level(doc)
+    if level is None:
+        return _kept(level_id, "model", found, room)
+    reading = Meter(sys.maxsize, "this level")  # never runs out: it only measures
+    try:
+        if budget is None:
+            with metered(reading):
+                found = level_problems(level, nouns)
+        else:
+            with metered(budget.meter), metered(reading):
+                found = level_problems(level, nouns, read_rules=budget.reading)
+    except WorkLimitError:
+        if budget is None or budget.reading:
+            raise  # another total, opened by the caller, ran out
+        found = [_too_much_work()]
+    plays = all(p.code == "unknown-noun" for p in found)
+    check = _kept(level_id, "semantic" if found else "valid", found, room, level, reading.units)
+    check = replace(check, plays=plays)
+    if budget is not None:
+        budget.spend(check)
+    return check
+
+
+def _kept(
+    level_id: str | None,
+    stage: str,
+    found: Sequence[Problem],
+    room: int,
+    level: Level | None = None,
+    units: int = 0,
+) -> LevelCheck:
+    return LevelCheck(level_id, stage, tuple(found[:room]), level, max(0, len(found) - room), units)
+
+
+def _too_much_work() -> Problem:
+    return Problem(
+        "/entities", "too-much-work", str(WorkLimitError(0, PACK_PARSE_BUDGET, PACK_WORK))
+    )
+
+
+def combine_pack_problems(
+    pack_name: str, shell: ShellCheck, levels: Sequence[LevelCheck]
+) -> list[Problem]:
+    """Every problem of a pack from its parts, located and in :func:`pack_problems`' order.
+
+    The pack-wide checks happen here: the level count, level ids used twice, and
+    the total rule reading of the levels. Sizes stop everything else, then values
+    no JSON text holds; otherwise every schema problem, then the semantic problems
+    of the levels whose structure is sound. At most
+    :data:`~engine.limits.MAX_PROBLEMS` are listed, the first in document order,
+    then one ``too-many-problems`` saying how many more there were; once the list
+    is full, levels failing the schema are named, not counted.
+    """
+    found = ProblemList(MAX_PROBLEMS)
+
+    def located(index: int, check: LevelCheck, problems: Iterable[Problem]) -> list[Problem]:
+        return [
+            p.located(pack=pack_name, level=check.level_id, prefix=f"/levels/{index}")
+            for p in problems
+        ]
+
+    if shell.oversized or len(levels) > MAX_LEVELS or any(c.stage == "size" for c in levels):
+        found.extend(p.located(pack=pack_name, level=None) for p in shell.problems)
+        if all(p.pointer for p in found.kept):  # a pack with too many fields: levels unmeasured
+            if len(levels) > MAX_LEVELS:
+                found.add(sizes.too_many_levels(len(levels)).located(pack=pack_name, level=None))
+            for i, c in enumerate(levels if len(levels) <= MAX_LEVELS else ()):
+                if c.stage == "size":
+                    found.extend(located(i, c, c.problems))
+        return found.listed(pack=pack_name)
+    if not shell.checked or any(c.stage == "shape" for c in levels):
+        if not shell.checked:
+            found.extend(p.located(pack=pack_name, level=None) for p in shell.problems)
+        for i, c in enumerate(levels):
+            if c.stage == "shape":
+                found.extend(located(i, c, c.problems))
+                found.count(c.more)
+        return found.listed(lambda p: path_key(p.pointer), pack=pack_name)
+    return _combined(pack_name, shell, levels, found, located)
+
+
+def rules_read_until(levels: Sequence[LevelCheck]) -> int:
+    """The index of the level where the pack's total of rule reading ran out, else ``len``.
+
+    That level's problem is ``too-much-work``; later levels' rules are not read (a
+    pass with a :class:`PackBudget` does not read them; a level checked alone did,
+    and what it found there is set aside).
+    """
+    units = 0
+    for index, check in enumerate(levels):
+        if check.stage in ("semantic", "valid"):
+            units += check.units
+            if units > PACK_PARSE_BUDGET:
+                return index
+    return len(levels)
+
+
+def _combined(
+    pack_name: str,
+    shell: ShellCheck,
+    levels: Sequence[LevelCheck],
+    found: ProblemList,
+    located: Callable[[int, LevelCheck, Iterable[Problem]], list[Problem]],
+) -> list[Problem]:
+    """:func:`combine_pack_problems` of a pack whose sizes and values are sound.
+
+    Problems are taken in document order (the shell, then each level) until the
+    list is full. They are listed in :func:`pack_problems`' order: by pointer,
+    schema problems (by code) before the others at the same pointer.
+    """
+    kept: list[tuple[tuple[Any, ...], Problem]] = []
+
+    def take(problems: Iterable[Problem], schema: bool) -> None:
+        for p in problems:
+            if not found.full:
+                rank = (0, p.code) if schema else (1, "")
+                kept.append(((path_key(p.pointer), *rank, len(kept)), p))
+            found.add(p)
+
+    take((p.located(pack=pack_name, level=None) for p in shell.problems), True)
+    first_index: dict[str, int] = {}
+    unexplained: list[int] = []
+    stop = rules_read_until(levels)
+    for index, check in enumerate(levels):
+        level_id = check.level_id
+        if level_id is not None:
+            if level_id in first_index:
+                message = (
+                    f"level id {level_id!r} is already used by /levels/{first_index[level_id]}"
+                )
+                where = f"/levels/{index}/id"
+                take([Problem(where, "duplicate-level-id", message, pack_name, level_id)], False)
+            else:
+                first_index[level_id] = index
+        problems = check.problems
+        if check.stage == "schema":
+            if found.full or not problems:
+                unexplained.append(index)  # failing, named, not explained
+                continue
+        elif index == stop:  # said once, where the pack's total ran out
+            problems = (_too_much_work(),)
+        elif index > stop:  # the total ran out before: its rules are not read
+            problems = tuple(p for p in problems if p.code != "rule-complexity")
+        take(located(index, check, problems), check.stage == "schema")
+        found.count(check.more)
+    if unexplained:
+        found.uncounted = (
+            f"{len(unexplained):,} more levels have schema problems that are not counted "
+            f"(the first is /levels/{unexplained[0]})"
+        )
+    found.kept = [p for _, p in sorted(kept, key=itemgetter(0))]
+    return found.listed(pack=pack_name)
