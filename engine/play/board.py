@@ -206,9 +206,9 @@ class Board:
         "name",
         "nouns",
         "pos",
-        "quiet",
         "rules",
         "table",
+        "units",
         "word_ids",
         "word_moves",
     )
@@ -226,11 +226,11 @@ class Board:
         self.entered: set[Cell] = set()
         self.left: set[Cell] = set()
         self.word_moves = 0
-        #: the rules of the frame the board stands for, their table, and the frame's
-        #: quiet signature (kept by the incremental turn; unused by a plain one)
+        #: the rules of the frame the board stands for and their table
         self.rules: tuple[Rule, ...] | None = None
         self.table: RuleTable | None = None
-        self.quiet: Signature | None = None
+        #: the parse units reading the board's words cost, ``None`` when not known
+        self.units: int | None = None
 
     def _put(self, piece: Piece) -> None:
         i, kind, name, x, y = piece

@@ -127,6 +127,8 @@ class Game:
         if board is not None and current.base is target:
             board.revert(current.delta)
             board.rules, board.table = target.rules, table_for(self._ctx, target.rules)
+            if any(old[1] == "word" for old, _new in current.delta):
+                board.units = None  # the words changed: the next turn reads them
         else:
             board = self._board = None
         event = TurnEvent(kind="undo" if kind == "undo" else "reset", accepted=True, moved=moved)

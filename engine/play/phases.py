@@ -34,7 +34,7 @@ from engine.model import Automaton, MoveStep
 from engine.play.board import Board, Direction
 from engine.play.contacts import Occupant, cell_contacts, cell_won, contacts
 from engine.play.events import Json
-from engine.rules import Rule, RuleTable, parse_rules
+from engine.rules import Rule, RuleTable, parse_counted, parse_rules
 from engine.tokens import FRAIL, PUSH, STOP, YOU
 
 Cell = tuple[int, int]
@@ -58,6 +58,7 @@ __all__ = [
     "move_group",
     "parse_and_transform",
     "player_movement",
+    "read_board",
     "read_rules",
     "reread_rules",
     "table_for",
@@ -85,6 +86,12 @@ def table_for(ctx: LevelContext, rules: tuple[Rule, ...]) -> RuleTable:
 
 def read_rules(ctx: LevelContext, words: list[tuple[int, str, int, int]]) -> tuple[Rule, ...]:
     return parse_rules(words, ctx.vocabulary)
+
+
+def read_board(ctx: LevelContext, board: Board) -> tuple[Rule, ...]:
+    """The rules of ``board``'s words; the board keeps what the reading cost (:attr:`Board.units`)."""
+    rules, board.units = parse_counted(board.words(), ctx.vocabulary)
+    return rules
 
 
 def carries(table: RuleTable, subject: str | None, prop: str, noun: str) -> bool:
@@ -166,7 +173,7 @@ def parse_and_transform(turn: TurnWork, table: RuleTable | None = None) -> RuleT
     """
     if table is None:
         try:
-            table = table_for(turn.ctx, read_rules(turn.ctx, turn.board.words()))
+            table = table_for(turn.ctx, read_board(turn.ctx, turn.board))
         except RuleComplexityError:
             raise turn.reject_complex() from None
     turn.transformed += transform(turn.board, table, turn.done)
@@ -278,7 +285,7 @@ def reread_rules(turn: TurnWork) -> tuple[Rule, ...]:
         RejectedTurnError: the board exceeds the parse budget.
     """
     try:
-        return read_rules(turn.ctx, turn.board.words())
+        return read_board(turn.ctx, turn.board)
     except RuleComplexityError:
         raise turn.reject_complex() from None
 

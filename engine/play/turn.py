@@ -45,7 +45,7 @@ from engine.play.phases import (
     transform,
     transform_entry,
 )
-from engine.rules import RuleTable, parse_rules
+from engine.rules import RuleTable, charge, parse_counted
 from engine.tokens import YOU, Vocabulary
 
 __all__ = [
@@ -114,8 +114,12 @@ def _resolve(
     words_at_start = board.word_moves
     try:
         player_movement(turn, start_table)
-        # The frame's rules are its words' reading: unless a word moved, they stand.
-        unread = live and board.word_moves == words_at_start
+        # The frame's rules are its words' reading: unless a word moved, they stand
+        # (and cost what reading them again would, so every meter counts as before).
+        unread = live and board.word_moves == words_at_start and board.units is not None
+        if unread:
+            assert board.units is not None
+            charge(board.units)
         table = parse_and_transform(turn, start_table if unread else None)
         phases, words_moved = automaton_movement(turn, table, frame.phases)
         table = parse_and_transform(turn, None if words_moved else table)
@@ -187,14 +191,14 @@ def settle_board(
         RuleComplexityError: the board exceeds the parse budget.
     """
     board = Board(pieces)
-    rules = parse_rules(board.words(), vocabulary)
+    rules, board.units = parse_counted(board.words(), vocabulary)
     table = RuleTable.build(rules, vocabulary)
     transformed = transform(board, table, set())
     # Transformations change objects, never words, so the second read is the first.
     destroyed, won = contacts(board, table)
     quiet = contact_signature(table)
     if any(d.get("text") is not None for d in destroyed):
-        rules = parse_rules(board.words(), vocabulary)
+        rules, board.units = parse_counted(board.words(), vocabulary)
         table = RuleTable.build(rules, vocabulary)
     board.mark()
     board.rules, board.table = rules, table

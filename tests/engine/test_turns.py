@@ -5,12 +5,14 @@
 frame into a fresh board, reads the rules after the player phase, visits every
 cell that can see a contact and freezes the whole frame. Every test here plays
 the same intents both ways (with undo, reset and snapshot restores in between)
-and compares the events and the settled state after every operation.
+and compares the events, the settled state and the parse units charged to a
+meter after every operation.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +24,7 @@ from engine.play.board import Frame
 from engine.play.events import TurnEvent
 from engine.play.snapshot import entity_records
 from engine.play.turn import automata_entries, finish_event, has_control, resolve_step, settle
+from engine.rules import Meter, metered
 from tests.engine.strategies import DIRECTIONS, any_level
 from tests.support import grid_level, ids_of, keke_corpus, keke_level
 
@@ -108,6 +111,7 @@ def play_both(level: dict[str, Any], operations: list[str]) -> Game:
     game = Game(model)
     start = settle(ctx, ctx.authored_pieces(), ctx.authored_phases())
     frames = [start]
+    plain_reading, game_reading = Meter(sys.maxsize, "plain"), Meter(sys.maxsize, "game")
     assert game_view(game) == frame_view(ctx, start)
     for n, op in enumerate(operations):
         if op == "undo":
@@ -123,8 +127,13 @@ def play_both(level: dict[str, Any], operations: list[str]) -> Game:
         elif op == "snapshot":
             game = Game.from_snapshot(model, json.loads(json.dumps(game.snapshot())))
         else:
-            after, plain = resolve_step(ctx, frames[-1], op)
-            assert game.step(op).to_dict() == plain.to_dict(), (n, op)
+            with metered(plain_reading):
+                after, plain = resolve_step(ctx, frames[-1], op)
+            with metered(game_reading):
+                event = game.step(op)
+            assert event.to_dict() == plain.to_dict(), (n, op)
+            # a kept reading is charged as if done again: every meter counts alike
+            assert game_reading.units == plain_reading.units, (n, op)
             if after is not None:
                 frames.append(after)
         assert game_view(game) == frame_view(ctx, frames[-1]), (n, op)
