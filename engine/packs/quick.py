@@ -22,17 +22,15 @@ its validator again on what this loop has just checked.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
-from engine.errors import RuleComplexityError
 from engine.limits import MAX_ENTITY_ID, TOKEN_MAX_LENGTH
 from engine.model import Level, ObjectEntity, WordEntity
-from engine.packs.schema import check_document
-from engine.packs.semantic import build_level, level_problems
-from engine.rules import WordTile, parse_units
+from engine.packs.schema import check_document, pack_level_problems
+from engine.packs.semantic import build_level, level_problems, rule_problems
+from engine.rules import WordTile
 from engine.tokens import FRAIL, Vocabulary
 
 _TOKEN = re.compile(r"[A-Z][A-Z0-9_]*\Z").match  # TOKEN_PATTERN, $ as the end of the text
@@ -46,10 +44,26 @@ _OBJECT_FIELDS = {"id", "kind", "noun", "x", "y"}
 _WORD_FIELDS = {"id", "kind", "text", "x", "y"}
 
 
-def quick_level(doc: Mapping[str, Any]) -> Level | None:
+def quick_level(doc: object) -> Level | None:
     """The model of ``doc`` if it is plainly valid; ``None``: take the full path.
 
     ``doc`` has passed the size checks (:mod:`engine.packs.sizes`).
+    """
+    parts = quick_parts(doc)
+    if parts is None:
+        return None
+    level, words, vocabulary = parts
+    return None if rule_problems(words, vocabulary) else level
+
+
+def quick_parts(
+    doc: object, nouns: frozenset[str] | None = None, *, in_pack: bool = False
+) -> tuple[Level, list[WordTile], Vocabulary] | None:
+    """:func:`quick_level` but for the parse budget: the model, its words and vocabulary.
+
+    ``nouns`` is the pack's noun vocabulary and ``in_pack`` says ``doc`` is one of
+    a pack's levels (its schema is the pack's); a pack reads the rules of its
+    levels against its own total (:class:`~engine.packs.parts.PackBudget`).
     """
     if type(doc) is not dict:
         return None
@@ -57,29 +71,33 @@ def quick_level(doc: Mapping[str, Any]) -> Level | None:
     if type(entities) is not list:
         return None
     shell = {**doc, "entities": []}
-    if check_document("level", shell, limit=1).problems:
+    if in_pack:
+        schema = pack_level_problems(shell, explain=False)
+        if schema.problems or schema.cut or not schema.checked:
+            return None
+    elif check_document("level", shell, limit=1).problems:
         return None
     level, found = build_level(shell)
-    if level is None or found or level_problems(level):
+    if level is None or found or level_problems(level, nouns, read_rules=False):
         return None
     vocabulary = Vocabulary.for_level(
         frail=level.frail is not None,
         automaton_properties=tuple(a.property for a in level.automata),
     )
-    built = _entities(entities, level.width, level.height, vocabulary)
+    built = _entities(entities, level.width, level.height, vocabulary, nouns)
     if built is None:
         return None
     models, words = built
     words.sort()
-    try:
-        parse_units(words, vocabulary)
-    except RuleComplexityError:
-        return None
-    return level.model_copy(update={"entities": models})
+    return level.model_copy(update={"entities": models}), words, vocabulary
 
 
 def _entities(
-    items: list[Any], width: int, height: int, vocabulary: Vocabulary
+    items: list[Any],
+    width: int,
+    height: int,
+    vocabulary: Vocabulary,
+    nouns: frozenset[str] | None,
 ) -> tuple[list[ObjectEntity | WordEntity], list[WordTile]] | None:
     """The entity models and the words of ``items``, or ``None`` at the first doubt."""
     # token -> (fit for an object, fit for a word); each distinct token is judged once
@@ -103,7 +121,7 @@ def _entities(
                 data: dict[str, Any] = {"id": i, "kind": "object", "noun": token, "x": x, "y": y}
                 fit = judged.get(token)
                 if fit is None:
-                    fit = judged[token] = _judge(token, vocabulary, frail)
+                    fit = judged[token] = _judge(token, vocabulary, frail, nouns)
                 if not fit[0]:
                     return None
             elif kind == "word":
@@ -113,7 +131,7 @@ def _entities(
                 data = {"id": i, "kind": "word", "text": token, "x": x, "y": y}
                 fit = judged.get(token)
                 if fit is None:
-                    fit = judged[token] = _judge(token, vocabulary, frail)
+                    fit = judged[token] = _judge(token, vocabulary, frail, nouns)
                 if not fit[1]:
                     return None
                 words.append((i, token, x, y))
@@ -136,10 +154,18 @@ def _entities(
     return models, words
 
 
-def _judge(token: object, vocabulary: Vocabulary, frail: bool) -> tuple[bool, bool]:
-    """Whether ``token`` may be an object's noun, and a word's text, in this level."""
+def _judge(
+    token: object, vocabulary: Vocabulary, frail: bool, nouns: frozenset[str] | None
+) -> tuple[bool, bool]:
+    """Whether ``token`` may be an object's noun, and a word's text, in this level.
+
+    With the pack's ``nouns``, a noun (of an object or a word) must be one of them.
+    """
     if type(token) is not str or len(token) > TOKEN_MAX_LENGTH or _TOKEN(token) is None:
         return False, False
     if token == FRAIL:
         return False, frail
-    return vocabulary.is_noun(token), True
+    if not vocabulary.is_noun(token):
+        return False, True
+    declared = nouns is None or token in nouns
+    return declared, declared

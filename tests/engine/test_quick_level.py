@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import ValidationError, load_level
+from engine.packs import parts
+from engine.packs.parts import check_pack_level
 from engine.packs.quick import quick_level
-from engine.packs.validate import full_level
+from engine.packs.validate import full_level, pack_problems
 from tests.engine.strategies import any_level
 from tests.support import PACKS_DIR, keke_corpus, keke_level
 
@@ -132,3 +134,73 @@ def test_random_levels_with_an_odd_entity_get_the_same_answer_both_ways(
     doc: dict[str, Any],
 ) -> None:
     agree(doc)
+
+
+# ------------------------------------------------------------------ levels in a pack
+
+
+def pack_of(levels: list[dict[str, Any]], nouns: list[str]) -> dict[str, Any]:
+    return {
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "p",
+        "title": "P",
+        "nouns": {n: {"color": "#123456"} for n in nouns},
+        "levels": levels,
+    }
+
+
+def pack_agree(doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> bool:
+    """A pack checked with and without the quick way: the same levels, problems and model."""
+    quick_checks = [
+        check_pack_level(copy.deepcopy(lv), frozenset(doc["nouns"])) for lv in doc["levels"]
+    ]
+    quick = pack_problems(copy.deepcopy(doc), "p")
+    with monkeypatch.context() as patch:
+        patch.setattr(parts, "quick_parts", lambda *_args, **_kwargs: None)
+        full_checks = [
+            check_pack_level(copy.deepcopy(lv), frozenset(doc["nouns"])) for lv in doc["levels"]
+        ]
+        full = pack_problems(copy.deepcopy(doc), "p")
+    assert quick_checks == full_checks
+    assert [str(p) for p in quick[1]] == [str(p) for p in full[1]]
+    assert quick[0] == full[0]
+    if quick[0] is not None and full[0] is not None:
+        assert json.dumps(quick[0].to_data()) == json.dumps(full[0].to_data())
+    return quick[0] is not None
+
+
+def test_bundled_packs_check_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    for path in sorted(PACKS_DIR.glob("*.json")):
+        assert pack_agree(json.loads(path.read_text(encoding="utf-8")), monkeypatch), path.name
+
+
+def test_a_pack_level_with_odd_entities_and_missing_nouns_checks_the_same_both_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    doc = keke_level(keke_corpus()["levels"][0])
+    doc["width"] = doc["height"] = 7
+    doc["entities"] = [e for e in doc["entities"] if e["x"] < 7 and e["y"] < 7]
+    # an object whose noun no word names: only the object can miss the pack's nouns
+    doc["entities"].append({"id": 999, "kind": "object", "noun": "SKULL", "x": 6, "y": 6})
+    used = sorted({e.get("noun") or e["text"] for e in doc["entities"]})
+    nouns = [n for n in used if n not in ("IS", "AND", "YOU", "WIN", "PUSH", "STOP")]
+    assert pack_agree(pack_of([doc], nouns), monkeypatch)
+    for missing in nouns:
+        pack_agree(pack_of([doc], [n for n in nouns if n != missing]), monkeypatch)
+    for index in (0, len(doc["entities"]) - 1):
+        for field, value in ODD[::3]:
+            pack_agree(pack_of([stray(doc, index, field, value), doc], nouns), monkeypatch)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(any_level, mutated()), min_size=1, max_size=3), st.data())
+def test_random_packs_check_the_same_both_ways(
+    levels: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    for n, level in enumerate(levels):
+        level["id"] = f"l{n}"
+    known = ["BABA", "ROCK", "FLAG", "WATER", "DRIFT", "SAND", "KEKE", "MOUSE"]
+    nouns = data.draw(st.lists(st.sampled_from(known), unique=True, min_size=1))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        pack_agree(pack_of(levels, nouns), monkeypatch)
