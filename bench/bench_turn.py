@@ -155,8 +155,12 @@ def report(title: str, goal: float, data: dict[str, dict[str, list[float]]]) -> 
         print(f"   {way:<12} {cells}")
     inc = statistics.median(data["incremental"]["cpu"])
     plain = statistics.median(data["plain"]["cpu"])
-    verdict = "met" if statistics.median(data["incremental"]["wall"]) < goal else "NOT met"
-    print(f"   incremental is {plain / inc:4.1f}x the plain turn (CPU); goal {verdict}")
+    by_cpu = "met" if inc < goal else "NOT met"
+    by_wall = "met" if statistics.median(data["incremental"]["wall"]) < goal else "NOT met"
+    print(
+        f"   incremental is {plain / inc:4.1f}x the plain turn (CPU); "
+        f"goal {by_cpu} by CPU time, {by_wall} by the wall clock"
+    )
 
 
 def main() -> int:
