@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.inspector = StackInspector(self.session, self.renderer)
         self.validation_panel = ValidationPanel(self.session, self.canvas)
+        self.files.use_validator(self.validation_panel.validator)  # saves reuse its problems
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setAccessibleName("History")
@@ -681,6 +682,8 @@ class MainWindow(QMainWindow):
             self.resizeDocks(
                 [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
             )
+            # the board is the work: the Problems list starts short (about six rows)
+            self.resizeDocks([d["validation"]], [190], Qt.Orientation.Vertical)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         self.sharing.importer.drag_enter(event)

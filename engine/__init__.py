@@ -24,6 +24,7 @@ from engine.lint import (
     LevelReport,
     PackReport,
     check_pack,
+    check_pack_sizes,
     declared_nouns,
     report_level,
 )
@@ -131,6 +132,7 @@ __all__ = [
     "analyze_level",
     "check_level",
     "check_pack",
+    "check_pack_sizes",
     "check_solution",
     "declared_nouns",
     "default_noun_color",

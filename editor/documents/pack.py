@@ -243,6 +243,10 @@ class PackDocument(QObject):
     def levels(self) -> list[LevelDocument]:
         return list(self._levels)
 
+    def level_count(self) -> int:
+        """How many levels (without copying the list, as ``levels`` does)."""
+        return len(self._levels)
+
     def index_of(self, level: LevelDocument) -> int:
         return self._levels.index(level)
 

@@ -78,8 +78,17 @@ def read_for_repair(path: Path) -> tuple[PackDocument, list[engine.Problem]]:
         data = engine.read_json_file(file)
     except engine.ValidationError as exc:
         raise RepairImpossibleError(f"cannot read {file.name}: {problem_text(exc)}") from None
+    return repair_document(data, path)
+
+
+def repair_document(data: object, path: Path) -> tuple[PackDocument, list[engine.Problem]]:
+    """:func:`read_for_repair` of a document already read from ``path``.
+
+    Raises:
+        RepairImpossibleError: as :func:`read_for_repair`.
+    """
     if not isinstance(data, dict):
-        raise RepairImpossibleError(f"{file} holds {type(data).__name__}, not a pack object")
+        raise RepairImpossibleError(f"{path} holds {type(data).__name__}, not a pack object")
     notes: list[engine.Problem] = []
     try:
         document = PackDocument.from_data(data, path=path, folder=path.is_dir(), notes=notes)

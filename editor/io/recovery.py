@@ -86,7 +86,7 @@ class RecoveryStore:
             "savedAt": datetime.now(UTC).isoformat(),
             "pack": pack,
         }
-        engine.write_atomic(file, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        engine.write_atomic(file, compact_json(record))
 
     def discard(self, file: Path) -> None:
         file.unlink(missing_ok=True)
@@ -104,6 +104,46 @@ class RecoveryStore:
             if recovered is not None:
                 found.append(recovered)
         return sorted(found, key=lambda r: r.saved_at, reverse=True)
+
+
+def compact_json(record: dict[str, Any]) -> str:
+    """``json.dumps(record)`` (compact, UTF-8), the pack's levels encoded one at a time.
+
+    One ``json.dumps`` of a 10,000-level pack is a single C call that keeps the
+    interpreter for over a second: the UI thread waits that long for it. A level at
+    a time, the writer thread hands the interpreter back between levels.
+    """
+
+    def dumps(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    def obj(items: list[str]) -> str:
+        return "{" + ",".join(items) + "}"
+
+    pack = record.get("pack")
+    levels = pack.get("levels") if isinstance(pack, dict) else None
+    if not isinstance(pack, dict) or not isinstance(levels, list):
+        return dumps(record)
+    listed = "[" + ",".join(dumps(level) for level in levels) + "]"
+    pack_text = obj(
+        [f"{dumps(k)}:{listed if k == 'levels' else dumps(v)}" for k, v in pack.items()]
+    )
+    return obj([f"{dumps(k)}:{pack_text if k == 'pack' else dumps(v)}" for k, v in record.items()])
+
+
+@dataclass(slots=True)
+class _Collecting:
+    """A pack document being taken for the recovery file, a slice of levels at a time."""
+
+    pack: PackDocument
+    data: dict[str, Any]
+    levels: list[dict[str, Any]]
+    file: Path
+    generation: int
+
+
+#: The longest the UI thread spends taking the pack's data before it lets events in.
+SLICE_SECONDS = 0.004
 
 
 class Autosaver(QObject):
@@ -135,6 +175,11 @@ class Autosaver(QObject):
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         self._lock = threading.Lock()
         self._generation = 0
+        self._collecting: _Collecting | None = None
+        self._slicer = QTimer(self)
+        self._slicer.setSingleShot(True)
+        self._slicer.setInterval(0)
+        self._slicer.timeout.connect(self._collect)
         self._links = Connections()
         self._failed.connect(session.message.emit, Qt.ConnectionType.QueuedConnection)
         session.pack_changed.connect(self._on_pack_changed)
@@ -153,22 +198,42 @@ class Autosaver(QObject):
     def write_now(self, *, background: bool = False) -> None:
         """Write the recovery file if the pack has unsaved changes (else drop it).
 
-        The pack's data is taken here, on the UI thread; with ``background`` the
-        JSON text and the disk write (with its fsync) happen on the writer thread.
+        The pack's data is taken on the UI thread: at once, or with ``background``
+        a slice of levels at a time (an edit meanwhile starts it over, so the file
+        never mixes two states), and then the JSON text and the disk write (with
+        its fsync) happen on the writer thread.
         """
         self._timer.stop()
+        self._collecting = None
         pack = self._session.pack
         if pack is None or not pack.is_dirty():
             self.discard()
             return
         if self._file is None:
             self._file = self._store.new_file()
-        job = (self._file, pack.to_data(), pack.path, self._generation)
-        self._first_unsaved = None
         if background:
-            self._writer.submit(self._write, *job)
+            data = pack.shell_data()
+            self._collecting = _Collecting(pack, data, [], self._file, self._generation)
+            self._collect()
         else:
-            self._write(*job)
+            self._first_unsaved = None
+            self._write(self._file, pack.to_data(), pack.path, self._generation)
+
+    def _collect(self) -> None:
+        job = self._collecting
+        if job is None or job.pack is not self._session.pack or job.generation != self._generation:
+            self._collecting = None
+            return
+        started = time.perf_counter()
+        while len(job.levels) < job.pack.level_count():
+            job.levels.append(job.pack.level_at(len(job.levels)).to_data())
+            if time.perf_counter() - started > SLICE_SECONDS:
+                self._slicer.start()  # let the author's events in, then go on
+                return
+        self._collecting = None
+        self._first_unsaved = None
+        job.data["levels"] = job.levels
+        self._writer.submit(self._write, job.file, job.data, job.pack.path, job.generation)
 
     def _write(
         self, file: Path, data: dict[str, Any], pack_path: Path | None, generation: int
@@ -184,6 +249,7 @@ class Autosaver(QObject):
     def discard(self) -> None:
         """Remove the recovery file (a save, a clean undo, a clean exit)."""
         self._timer.stop()
+        self._collecting = None
         self._first_unsaved = None
         with self._lock:
             self._generation += 1
@@ -218,6 +284,7 @@ class Autosaver(QObject):
             self.discard()
 
     def _edited(self) -> None:
+        self._collecting = None  # what was taken so far is no longer the pack
         now = time.monotonic()
         if self._first_unsaved is None:
             self._first_unsaved = now

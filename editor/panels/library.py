@@ -159,8 +159,10 @@ class LibraryDialog(QDialog):
         if path is None:
             return
         self.thumbnails.stop()
-        self.accept()
+        # Opened first, closed after: the open waits in an event loop (a large pack
+        # shows progress), which must not delete this dialog under its caller.
         self.open_requested.emit(path)
+        self.accept()
 
     def remove_selected(self) -> bool:
         """Delete the selected pack's file, after asking; False when nothing was removed."""

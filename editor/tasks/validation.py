@@ -22,15 +22,18 @@ reports of levels that did not change are kept.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.tasks.background import TaskFailure, TaskResult, TaskRunner
+from editor.tasks.progress import Progress
 from editor.tasks.validation_check import (
     CHANGED,
     ERROR,
@@ -97,6 +100,9 @@ class PackValidator(QObject):
         self._generation = 0
         self._collecting: _Collecting | None = None
         self._full_pending = False
+        self._seeds: tuple[PackDocument, tuple[KeptLevel | None, ...]] | None = None
+        #: How far the running check is (a save waiting for it shows this).
+        self.progress = Progress()
         self.result: ValidationResult | None = None
         self.last_failure: TaskFailure | None = None
         self._runner: TaskRunner[Snapshot, ValidationResult] = TaskRunner(self)
@@ -124,6 +130,34 @@ class PackValidator(QObject):
         self._full_pending = True
         self._changed(delay=False)
 
+    @property
+    def pack(self) -> PackDocument | None:
+        """The pack it follows (the session's)."""
+        return self._pack
+
+    def check_now(self) -> None:
+        """Start the check an edit scheduled without waiting for the author to pause."""
+        if self._timer.isActive():
+            self._timer.stop()
+            self._start()
+
+    def is_current(self) -> bool:
+        """Whether ``result`` describes the pack exactly as it is now (no edit since)."""
+        return self.result is not None and self.result.generation == self._generation
+
+    def current_errors(self) -> list[engine.Problem] | None:
+        """The pack's errors as ``engine.load_pack`` lists them, when ``result`` is current."""
+        return list(self.result.errors) if self.result is not None and self.is_current() else None
+
+    def seed(self, pack: PackDocument, reports: Sequence[KeptLevel | None]) -> None:
+        """Reports made while ``pack`` was opened, one per level (``None``: none).
+
+        Call it just before the pack becomes the session's: the first check then
+        uses them instead of reading those levels again. Each report must be of
+        the level's ``to_data()`` as it is at that moment.
+        """
+        self._seeds = (pack, tuple(reports))
+
     def is_busy(self) -> bool:
         return self._timer.isActive() or self._collecting is not None or self._runner.is_busy()
 
@@ -146,6 +180,11 @@ class PackValidator(QObject):
         self._kept.clear()
         self._order = None
         self.result = None
+        seeds, self._seeds = self._seeds, None
+        if seeds is not None and seeds[0] is pack:  # reports made when it was opened
+            for level, entry in zip(pack.levels, seeds[1], strict=False):
+                if entry is not None:
+                    self._kept[self._key(level)] = entry
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_level_edited),
@@ -246,6 +285,7 @@ class PackValidator(QObject):
             pack.changed_on_open if pack is not None else (),
             job.full,
             previous,
+            self.progress,
         )
         self._runner.submit(check, snapshot)
 

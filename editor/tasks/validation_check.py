@@ -18,6 +18,7 @@ from typing import Any
 import engine
 from editor.documents.reading import is_int
 from editor.tasks.background import CancelToken, collector_paused, yield_to_ui
+from editor.tasks.progress import Progress
 
 ERROR, WARNING, CHANGED = "error", "warning", "changed"
 SEVERITIES = (ERROR, WARNING, CHANGED)
@@ -87,6 +88,7 @@ class Snapshot:
     changed_on_open: tuple[engine.Problem, ...] = ()
     full: bool = False
     previous: tuple[ProblemRow, ...] = ()  # the rows shown now, reused where unchanged
+    progress: Progress | None = None  # how many of ``docs`` are re-read (a save waiting shows it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,7 @@ class ValidationResult:
     counts: tuple[tuple[str, int], ...] = ()  # severity -> rows (counted off the UI thread)
     level_counts: tuple[tuple[int, int], ...] = ()  # level key -> rows
     complete: bool = True  # False: cancelled before every level was read (no rows)
+    errors: tuple[engine.Problem, ...] = ()  # exactly engine.load_pack's, in its order
 
     def count(self, severity: str) -> int:
         return dict(self.counts).get(severity, 0)
@@ -111,6 +114,8 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
     """Re-read the levels given as documents, then check the whole pack over the reports."""
     started = time.perf_counter()
     nouns = engine.declared_nouns(snapshot.shell)
+    progress = snapshot.progress if snapshot.progress is not None else Progress()
+    progress.begin("Checking levels", len(snapshot.docs))
     fresh: dict[int, KeptLevel] = {}
     levels: list[KeptLevel] = []
     for key in snapshot.order:
@@ -121,8 +126,8 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
                 raise ValueError(f"level {key} has neither a document nor a report to use")
             with collector_paused():  # its temporaries die young (background.py)
                 report = engine.report_level(given.doc, nouns=nouns)
-                targets = _targets(given.doc, given.board_entities, report)
-            entry = fresh[key] = KeptLevel(given.version, report, targets)
+                entry = fresh[key] = kept_level(given, report)
+            progress.step()
             yield_to_ui()
             if token.cancelled():  # stale: what was re-read so far is still worth keeping
                 return ValidationResult(
@@ -133,6 +138,7 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
         reports = [entry.report for entry in levels]
         pack = engine.check_pack(snapshot.shell, name=snapshot.name, levels=reports)
         rows = _rows(snapshot, pack, levels, frozenset(fresh))
+        errors = pack.errors
         counts = Counter(row.severity for row in rows)
         per_level = Counter(row.level_key for row in rows if row.level_key is not None)
         del pack, reports
@@ -145,7 +151,13 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
         snapshot.full,
         tuple(counts.items()),
         tuple(per_level.items()),
+        errors=errors,
     )
+
+
+def kept_level(level: LevelDoc, report: engine.LevelReport) -> KeptLevel:
+    """A level's report as the validator keeps it (also for reports made when opening)."""
+    return KeptLevel(level.version, report, _targets(level.doc, level.board_entities, report))
 
 
 def _targets(

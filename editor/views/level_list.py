@@ -92,12 +92,13 @@ class LevelsModel(QAbstractListModel):
 
     # ----------------------------------------------------------- read access
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() or self._pack is None else len(self._pack.levels)
+        # Called per row by the view: no copy of a 10,000-level list each time.
+        return 0 if parent.isValid() or self._pack is None else self._pack.level_count()
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if self._pack is None or not index.isValid() or not 0 <= index.row() < self.rowCount():
             return None
-        level = self._pack.levels[index.row()]
+        level = self._pack.level_at(index.row())
         if role == Qt.ItemDataRole.DisplayRole:
             return level.title or level.level_id
         if role == Qt.ItemDataRole.EditRole:
@@ -258,6 +259,8 @@ class LevelListPanel(QWidget):
         )
         self.view.setModel(self.model)
         self.view.setItemDelegate(LevelDelegate(self.view))
+        # Rows are one line each: the view sizes one, not all 10,000 of a large pack.
+        self.view.setUniformItemSizes(True)
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed

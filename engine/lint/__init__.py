@@ -12,6 +12,7 @@ from engine.lint.report import (
     LevelReport,
     PackReport,
     check_pack,
+    check_pack_sizes,
     declared_nouns,
     report_level,
 )
@@ -21,6 +22,7 @@ __all__ = [
     "LevelReport",
     "PackReport",
     "check_pack",
+    "check_pack_sizes",
     "declared_nouns",
     "report_level",
 ]

@@ -95,6 +95,17 @@ def report_level(
     return LevelReport(replace(check, level=None), warnings, nouns, _nouns_used(doc), board)
 
 
+def check_pack_sizes(doc: object, *, name: str | None = None) -> tuple[Problem, ...]:
+    """Every list and map of a pack document over its cap, located (sizes first).
+
+    When there are any, they are :func:`engine.load_pack`'s whole answer and nothing
+    may walk the document further. A tool that checks a pack level by level
+    (:func:`report_level`, then :func:`check_pack` with ``levels``) asks this first,
+    as :func:`check_pack` does. ``name`` as in :func:`check_pack`.
+    """
+    return tuple(pack_size_problems(doc, pack_name(doc) if name is None else pack_name(doc, name)))
+
+
 def check_pack(
     doc: object,
     *,

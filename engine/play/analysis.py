@@ -389,7 +389,7 @@ def _complexity_hint(
         cells = tuple(dict.fromkeys((x, y) for y, x, _ in inside))[: MAX_RUN_CELLS * 4]
         ids = tuple(i for y, x, i in inside if (x, y) in cells)
     message = (
-        f"Too many ways to read the words in {where}: more than {exc.budget:,} candidate "
-        "sentence paths. Remove some stacked words there."
+        f"Too many ways to read the words in {where}: more than {exc.budget:,} units of "
+        "rule reading. Remove some stacked words there."
     )
     return RuleHint("rule-complexity", message, cells, ids, None)

@@ -5,9 +5,9 @@ Shared by the CI test (``test_soak.py``, a bounded budget) and the longer run in
 would: actions by objectName, the palette, the canvas by mouse events, the stack
 inspector's buttons, scripted answers to dialogs. After each action nothing may
 have raised (pytest-qt fails a test on an exception in a slot; the bench counts
-them); after each save the file on disk is the document; at checkpoints undoing
-everything returns to the pack as opened and redoing everything to the pack as it
-was.
+them); after each save the file on disk is the document and loads as it does;
+after each action (or every ``checkpoint`` actions) undoing everything returns to
+the pack as opened and redoing everything to the pack as it was.
 """
 
 from __future__ import annotations
@@ -23,11 +23,25 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+import engine
 from editor.documents.values import Anchor, LevelProperties, Pos
 from editor.main_window import MainWindow
 from tests.editor.window_driver import drag
 
 PAINT_TOOLS = ("actionToolBrush", "actionToolEraser", "actionToolRectangle", "actionToolFill")
+
+
+def _load_codes(source: Path | dict[str, Any]) -> list[str]:
+    """Whether the pack loads: no problem codes, or those it was saved with on purpose.
+
+    The soak answers yes to "save a pack with errors?", so a saved file may be
+    refused, but read from the file it must be refused exactly as the document is.
+    """
+    try:
+        engine.load_pack_document(source)
+    except engine.ValidationError as exc:
+        return [f"{p.code} {p.pointer}" for p in exc.errors]
+    return []
 
 
 class Soak:
@@ -61,7 +75,7 @@ class Soak:
         ]
 
     # ------------------------------------------------------------------ running
-    def run(self, count: int, *, checkpoint: int = 100) -> None:
+    def run(self, count: int, *, checkpoint: int = 1) -> None:
         functions, weights = zip(*self.actions, strict=True)
         for n in range(1, count + 1):
             action = self.rng.choices(functions, weights)[0]
@@ -215,6 +229,9 @@ class Soak:
             return  # refused (the scripted answers allow it; nothing more to check)
         on_disk = json.loads(Path(pack.path).read_text(encoding="utf-8"))
         assert on_disk == pack.to_data(), "the saved file is not the document"
+        assert _load_codes(Path(pack.path)) == _load_codes(on_disk), (
+            "the saved file reads differently"
+        )
         self.checks += 1
 
     def reopen(self) -> None:

@@ -9,12 +9,13 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import editor.io.recovery
 import engine
 from editor.documents.values import OBJECT, Pos, Stamp
 from editor.io.backups import BackupStore
-from editor.io.recovery import RecoveryStore, compare_with_disk
+from editor.io.recovery import RecoveryStore, compact_json, compare_with_disk
 from tests.editor.window_driver import click, use
-from tests.support import ROOT
+from tests.support import PACKS_DIR, ROOT
 
 BABA = Stamp(OBJECT, "BABA")
 
@@ -80,6 +81,7 @@ from PySide6.QtCore import QSettings
 app = QApplication(sys.argv[:1])
 from editor import MainWindow
 from editor.settings import EditorSettings
+import editor.io.recovery
 import engine
 from editor.documents.values import OBJECT, Pos, Stamp
 settings = EditorSettings(QSettings(sys.argv[1], QSettings.Format.IniFormat))
@@ -242,3 +244,41 @@ def test_the_backup_count_is_a_setting(make_window, settings, dialogs, tmp_path)
         click(window, Pos(x, 0))
         window.actions_by_id["actionSave"].trigger()
     assert len(window.files.backups.list(tmp_path / "p.json")) == 2
+
+
+# ------------------------------------------- a large pack: never a long pause (issue 20)
+def test_the_recovery_text_is_json_dumps_of_the_record_level_by_level() -> None:
+    pack = engine.load_pack_document(PACKS_DIR / "tutorial.json")[1]
+    pack["title"] = "Ünïcode — “quoted”"
+    record = {"format": "rulegrid-recovery", "version": 1, "packPath": None, "pack": pack}
+    expected = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    assert compact_json(record) == expected
+    assert compact_json({"pack": {"levels": "not a list"}}) == '{"pack":{"levels":"not a list"}}'
+
+
+def test_an_edit_while_the_recovery_file_is_being_taken_starts_it_over(
+    make_window, settings, qtbot, monkeypatch
+) -> None:
+    """The pack's data is taken a slice at a time (a 10,000-level pack would pause the
+    window); an edit in between must not leave a file mixing the old and new states."""
+    monkeypatch.setattr(editor.io.recovery, "SLICE_SECONDS", 0.0)  # one level per slice
+    written: list[dict] = []
+    write = RecoveryStore.write
+
+    def recorded(self, file, pack, pack_path) -> None:
+        written.append(pack)
+        write(self, file, pack, pack_path)
+
+    monkeypatch.setattr(RecoveryStore, "write", recorded)
+    window = make_window(PACKS_DIR / "tutorial.json")
+    window.autosaver.set_timing(quiet_ms=60_000, max_wait_ms=60_000)
+    use(window, "actionToolBrush", BABA)
+    click(window, Pos(0, 0))
+    window.autosaver.write_now(background=True)  # takes level 1, then lets events in
+    window.actions_by_id["actionDeleteLevel"].trigger()  # level 1 goes; 2 becomes the first
+    qtbot.wait(300)  # time for every slice: the taking must have stopped
+    window.autosaver.wait()
+    assert written == []
+    window.autosaver.write_now()  # the pack as it is now
+    assert len(written) == 1
+    assert all(pack == window.pack.to_data() for pack in written)

@@ -1,4 +1,4 @@
-"""The soak test in CI: 2,000 random author actions over four seeds (issue 19).
+"""The soak test in CI: 2,000 random author actions over four seeds, invariants after each (issue 19).
 
 ``RULEGRID_SOAK_ACTIONS`` changes the budget; ``bench/bench_soak.py`` runs longer.
 """
@@ -26,5 +26,5 @@ def test_random_author_actions_keep_every_invariant(make_window, dialogs, tmp_pa
     soak = Soak(window, dialogs, tmp_path, seed)
     soak.run(BUDGET // len(SEEDS))
     assert sum(soak.counts.values()) == BUDGET // len(SEEDS)
-    assert soak.checks >= 1 + BUDGET // len(SEEDS) // 100  # a history check every 100
+    assert soak.checks >= BUDGET // len(SEEDS)  # the history checked after every action
     assert soak.counts["paint"] > 0

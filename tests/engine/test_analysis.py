@@ -300,7 +300,7 @@ def test_a_board_over_the_budget_gives_one_hint_naming_the_crowded_region() -> N
     assert hint.code == "rule-complexity"
     assert hint.message == (
         "Too many ways to read the words in (0, 1)–(34, 1): more than "
-        f"{PARSE_BUDGET:,} candidate sentence paths. Remove some stacked words there."
+        f"{PARSE_BUDGET:,} units of rule reading. Remove some stacked words there."
     )
     assert hint.cells[0] == (0, 1)
     assert all(y == 1 for _, y in hint.cells)

@@ -286,6 +286,22 @@ def test_oversized_packs_report_only_their_size() -> None:
     assert report.warnings == ()
 
 
+def test_sizes_first_are_load_packs_whole_answer_for_a_pack_checked_level_by_level() -> None:
+    """``check_pack_sizes`` is what a tool asks before it walks the levels one by one."""
+    doc = pack_document(grid_level(WINNABLE, "a"), grid_level(WINNABLE, "b"), pack_id="p")
+    assert engine.check_pack_sizes(doc) == ()
+    doc["levels"][1]["entities"] *= 3000
+    with pytest.raises(engine.ValidationError) as refused:
+        engine.load_pack(doc)
+    sizes = engine.check_pack_sizes(doc)
+    assert [(p.pack, p.level, p.pointer, p.code) for p in sizes] == [
+        ("p", "b", "/levels/1/entities", "bad-size")
+    ]
+    assert list(sizes) == refused.value.errors
+    doc["id"] = "not an id!"
+    assert {p.pack for p in engine.check_pack_sizes(doc, name="file")} == {"file"}
+
+
 def test_a_report_checked_against_other_nouns_is_refused() -> None:
     doc = pack_document(grid_level(WINNABLE, "a"), pack_id="p")
     stale = report_level(doc["levels"][0], nouns=frozenset({"BABA"}))

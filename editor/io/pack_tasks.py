@@ -1,0 +1,176 @@
+"""Opening and writing a pack off the UI thread (issue 20, finding 8).
+
+The pure halves of ``PackFiles.open_path`` and ``PackFiles._write``: each is a
+task function for ``editor.io.waiting.Busy.run`` and touches no document the
+window holds.
+
+**Opening** reads the file, checks sizes first, then checks each level with
+``engine.report_level`` (counting on a :class:`~editor.tasks.progress.Progress`)
+and the pack over those reports with ``engine.check_pack``, which gives exactly
+``engine.load_pack``'s errors. The documents are built here too and handed to the
+UI thread; the reports of levels the editor holds exactly as the file has them
+seed the Problems panel, so its first check reads no level again. Packs a
+trusted ``pack.py`` builds go through ``engine.load_pack_document`` whole.
+
+**Writing** takes the pack document (collected on the UI thread), encodes it,
+keeps a backup and replaces the file atomically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+import engine
+from editor.documents.pack import PackDocument
+from editor.io.backups import BackupStore
+from editor.io.pack_io import (
+    PACK_FILE,
+    RepairImpossibleError,
+    is_generated_pack,
+    open_pack,
+    read_for_repair,
+    repair_document,
+)
+from editor.tasks.background import CancelToken, collector_paused, yield_to_ui
+from editor.tasks.progress import Progress
+from editor.tasks.validation_check import KeptLevel, LevelDoc, kept_level
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequest:
+    path: Path
+    trust: bool | str
+    progress: Progress
+
+
+@dataclass(slots=True)
+class Opened:
+    """A pack ready to edit, or why not: the engine's problems, and maybe a repair."""
+
+    document: PackDocument | None = None
+    seeds: tuple[KeptLevel | None, ...] = ()  # per level: its report, when it is as read
+    problems: list[engine.Problem] = field(default_factory=list)
+    repaired: PackDocument | None = None
+    notes: list[engine.Problem] = field(default_factory=list)
+    why_not: str = ""  # why the pack cannot be opened for repair
+    cancelled: bool = False
+
+
+def data_file(path: Path) -> Path | None:
+    """The JSON file of a data pack (a ``.json`` file or a folder's ``pack.json``)."""
+    if path.is_dir():
+        file = path / PACK_FILE
+        return file if file.is_file() and not is_generated_pack(path) else None
+    return path if path.is_file() else None
+
+
+def open_work(request: OpenRequest, token: CancelToken) -> Opened:
+    path, progress = request.path, request.progress
+    file = data_file(path)
+    if request.trust or file is None:  # pack.py, or nothing to read: the engine says why
+        progress.begin(f"Opening {path.name}")
+        result = open_pack(path, trust=request.trust)
+        if result.document is not None:
+            return Opened(_to_ui(result.document))
+        return _refused(path, result.problems, None)
+    name = path.stem if path.suffix == ".json" else path.name
+    progress.begin(f"Reading {file.name}")
+    try:
+        doc = engine.read_json_file(file, name=name)
+    except engine.ValidationError as exc:
+        return _refused(path, list(exc.errors), None)
+    levels = doc.get("levels") if isinstance(doc, dict) else None
+    sizes = engine.check_pack_sizes(doc, name=name)
+    if sizes or not isinstance(levels, list):  # nothing to walk level by level
+        errors = list(sizes) or list(engine.check_pack(doc, name=name, lint=False).errors)
+        return _refused(path, errors, doc) if errors else _built(path, doc, None, token, progress)
+    nouns = engine.declared_nouns(doc)
+    progress.begin("Checking levels", len(levels))
+    reports: list[engine.LevelReport] = []
+    for level in levels:
+        with collector_paused():  # its temporaries die young (background.py)
+            reports.append(engine.report_level(level, nouns=nouns))
+        progress.step()
+        yield_to_ui()
+        if token.cancelled():
+            return Opened(cancelled=True)
+    with collector_paused():
+        errors = list(engine.check_pack(doc, name=name, levels=reports).errors)
+    if errors:
+        return _refused(path, errors, doc)
+    return _built(path, doc, reports, token, progress)
+
+
+def _built(
+    path: Path,
+    doc: dict[str, Any],
+    reports: list[engine.LevelReport] | None,
+    token: CancelToken,
+    progress: Progress,
+) -> Opened:
+    """The document of a valid pack (as written), and the reports it can reuse."""
+    progress.begin(f"Opening {path.name}")
+    with collector_paused():
+        document = PackDocument.from_data(doc, path=path, folder=path.is_dir())
+    seeds: list[KeptLevel | None] = []
+    if reports is not None:
+        progress.begin("Preparing the Problems panel", len(reports))
+        for level, raw, report in zip(document.levels, doc["levels"], reports, strict=True):
+            with collector_paused():
+                same = level.to_data() == raw  # else the panel checks the editor's version
+                seed = kept_level(LevelDoc(0, raw, level.entity_count()), report)
+                seeds.append(seed if same else None)
+            progress.step()
+            yield_to_ui()
+            if token.cancelled():
+                return Opened(cancelled=True)
+    return Opened(_to_ui(document), tuple(seeds))
+
+
+def _refused(path: Path, problems: list[engine.Problem], doc: object) -> Opened:
+    """The engine's problems, and the pack as the editor could still hold it for repair."""
+    try:
+        if doc is None:
+            repaired, notes = read_for_repair(path)  # names why it cannot be read
+        else:
+            with collector_paused():
+                repaired, notes = repair_document(doc, path)
+    except RepairImpossibleError as exc:
+        return Opened(problems=problems, why_not=str(exc))
+    return Opened(problems=problems, repaired=_to_ui(repaired), notes=notes)
+
+
+def _to_ui(document: PackDocument) -> PackDocument:
+    """Hand a document built on this thread to the UI thread (it and its children)."""
+    app = QCoreApplication.instance()
+    if app is not None and document.thread() is not app.thread():
+        document.moveToThread(app.thread())
+    return document
+
+
+@dataclass(frozen=True, slots=True)
+class WriteRequest:
+    data: dict[str, Any]
+    target: Path
+    backups: BackupStore | None
+    keep: int
+    progress: Progress
+
+
+def write_work(request: WriteRequest, _token: CancelToken) -> None:
+    """Encode, keep a backup, replace atomically (``pack_io.save_pack``'s order).
+
+    Raises:
+        ValueError, TypeError: what no JSON file can hold; nothing was written.
+        OSError: the file could not be written; the old one is untouched.
+    """
+    request.progress.begin(f"Writing {request.target.name}")
+    with collector_paused():
+        raw = engine.dump_pack(request.data).encode("utf-8")
+    if request.backups is not None:
+        request.backups.keep(request.target, request.keep)
+    engine.write_atomic(request.target, raw)

@@ -1,0 +1,216 @@
+"""Opening and saving a large pack off the UI thread (issue 20, finding 8).
+
+"A 10,000-level pack takes 36 s to open, and every Ctrl+S validates again for 15 s
+with the window frozen." Opening now checks the pack in the background with a
+progress window while the window's event loop runs; saving uses the Problems
+panel's current check (re-reading only what was edited) and writes in the
+background. Each test drives the window as an author does: File ▸ Open, the
+eraser, Ctrl+S, the progress window's Cancel. Speed itself is measured by
+``bench/bench_open_save.py``, never asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QProgressBar
+
+import editor.dialogs.progress
+import editor.tasks.validation
+import engine
+from editor.documents.values import Pos
+from editor.io.files import errors_warning
+from editor.io.pack_io import validate
+from editor.main_window import MainWindow
+from tests.editor.test_validation_panel import broken_pack, open_for_repair, write
+from tests.editor.window_driver import click, trigger, use
+from tests.support import PACKS_DIR, grid_level, pack_document
+
+LEVEL_ROWS = ["baba . . flag", "BABA IS YOU .", "FLAG IS WIN .", "rock . . ."]
+
+
+def many_levels_pack(path: Path, count: int) -> Path:
+    levels = [grid_level(LEVEL_ROWS, f"level-{i}") for i in range(count)]
+    path.write_text(json.dumps(pack_document(*levels, pack_id="many")), encoding="utf-8")
+    return path
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """Count the calls of ``engine.<name>`` from any thread (editor code calls it through ``engine``)."""
+    calls: list[int] = []
+    original: Callable[..., Any] = getattr(engine, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, name, counted)
+    return calls
+
+
+def checked(qtbot, window: MainWindow) -> None:
+    validator = window.validation_panel.validator
+    qtbot.waitUntil(lambda: validator.is_current() and not validator.is_busy(), timeout=15_000)
+
+
+class Watch:
+    """A 1 ms timer on the UI thread: it ticks only while the event loop runs, and looks
+    at the progress window each time."""
+
+    def __init__(self, window: MainWindow, on_tick: Callable[[QDialog], None] | None = None):
+        self.window = window
+        self.ticks = 0
+        self.seen: list[tuple[str, int, int]] = []  # label, value, maximum while visible
+        self._on_tick = on_tick
+        self.timer = QTimer()
+        self.timer.setInterval(1)
+        self.timer.timeout.connect(self._tick)
+        self.timer.start()
+
+    def _tick(self) -> None:
+        self.ticks += 1
+        dialog = self.window.findChild(QDialog, "fileProgress")
+        if dialog is not None and dialog.isVisible():
+            bar = dialog.findChild(QProgressBar)
+            label = dialog.label.text()
+            self.seen.append((label, bar.value(), bar.maximum()))
+            if self._on_tick is not None:
+                self._on_tick(dialog)
+
+
+@pytest.fixture
+def progress_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Show the progress window from the start (it waits 400 ms so small packs never flash it)."""
+    monkeypatch.setattr(editor.dialogs.progress, "SHOW_AFTER_MS", 0)
+
+
+def test_opening_a_large_pack_shows_progress_while_the_window_keeps_running(
+    qtbot, make_window, dialogs, tmp_path, progress_at_once
+) -> None:
+    path = many_levels_pack(tmp_path / "many.json", 120)
+    window = make_window()
+    watch = Watch(window)
+    dialogs.open_path = path
+    trigger(window, "actionOpenPack")  # returns once the pack is open
+    watch.timer.stop()
+    assert len(window.pack.levels) == 120
+    assert window.pack.path == path
+    assert watch.ticks > 0  # the event loop ran while the pack was read and checked
+    checking = [(value, top) for label, value, top in watch.seen if label == "Checking levels"]
+    assert checking, f"no progress seen: {watch.seen[:5]}"
+    assert {top for _v, top in checking} == {120}  # counts the pack's levels
+    assert [v for v, _t in checking] == sorted(v for v, _t in checking)  # only goes forward
+    dialog = window.findChild(QDialog, "fileProgress")
+    assert dialog is None or not dialog.isVisible()  # gone once the pack is open
+
+
+def test_opening_checks_each_level_once_and_the_problems_panel_reuses_it(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+) -> None:
+    path = many_levels_pack(tmp_path / "many.json", 40)
+    window = make_window()
+    checked(qtbot, window)
+    reads = counting(monkeypatch, "report_level")
+    dialogs.open_path = path
+    trigger(window, "actionOpenPack")
+    checked(qtbot, window)
+    assert len(reads) == 40  # opening read each level; the panel's first check read none again
+    assert window.validation_panel.validator.result.full
+    assert window.validation_panel.validator.result.rechecked == 0
+
+
+def test_cancel_in_the_progress_window_keeps_the_pack_that_was_open(
+    qtbot, make_window, dialogs, tmp_path, progress_at_once
+) -> None:
+    path = many_levels_pack(tmp_path / "many.json", 400)
+    window = make_window(PACKS_DIR / "tutorial.json")
+    before = window.pack
+
+    def press_cancel(dialog: QDialog) -> None:
+        buttons = dialog.findChild(QDialogButtonBox)
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
+
+    watch = Watch(window, press_cancel)
+    dialogs.open_path = path
+    trigger(window, "actionOpenPack")
+    watch.timer.stop()
+    assert watch.seen  # the progress window was up when Cancel was pressed
+    assert window.pack is before
+    assert window.statusBar().currentMessage() == "Did not open many.json: cancelled"
+
+
+def test_ctrl_s_on_an_unchanged_pack_writes_it_without_checking_it_again(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+) -> None:
+    path = tmp_path / "tutorial.json"
+    shutil.copy(PACKS_DIR / "tutorial.json", path)
+    window = make_window(path)
+    checked(qtbot, window)
+    path.write_text("{}", encoding="utf-8")  # so the save is seen to write
+    reads = counting(monkeypatch, "report_level")
+    whole = counting(monkeypatch, "load_pack")
+    QTest.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert json.loads(path.read_text(encoding="utf-8")) == window.pack.to_data()
+    assert (len(reads), len(whole)) == (0, 0)  # the panel's current check was used
+    assert window.statusBar().currentMessage() == "Saved tutorial.json"
+
+
+def test_saving_right_after_an_edit_rechecks_that_level_and_warns_as_before(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+) -> None:
+    path = write(tmp_path / "broken.json", broken_pack())
+    window = open_for_repair(make_window, dialogs, path)  # level a is current
+    checked(qtbot, window)
+    before = path.read_text(encoding="utf-8")
+    use(window, "actionToolEraser")
+    click(window, Pos(0, 0))  # an edit that fixes nothing
+    reads = counting(monkeypatch, "report_level")
+    whole = counting(monkeypatch, "load_pack")
+    dialogs.confirm_answer = False
+    QTest.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # no pause first
+    assert (len(reads), len(whole)) == (1, 0)  # only the edited level was read again
+    expected = validate(window.pack.to_data())  # what saving asked before issue 20's fix
+    assert [c.code for c in expected if c.code == "unknown-noun"]
+    assert dialogs.asked[-1] == ("confirm", "Save a pack with errors?")
+    assert dialogs.confirm_texts[-1] == errors_warning("broken.json", expected)
+    assert path.read_text(encoding="utf-8") == before  # declined: nothing written
+    assert window.pack.is_dirty()
+    assert window.statusBar().currentMessage() == (
+        f"Not saved: broken.json still has {len(expected)} errors"
+    )
+
+    dialogs.confirm_answer = True
+    QTest.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert json.loads(path.read_text(encoding="utf-8")) == window.pack.to_data()
+    assert not window.pack.is_dirty()
+    assert window.files.problems == expected
+
+
+def test_when_the_panels_check_fails_saving_checks_the_whole_pack_itself(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+) -> None:
+    path = write(tmp_path / "broken.json", broken_pack())
+    window = open_for_repair(make_window, dialogs, path)
+    checked(qtbot, window)
+
+    def broken(*_args: object) -> object:
+        raise RuntimeError("the panel's check broke")
+
+    monkeypatch.setattr(editor.tasks.validation, "check", broken)
+    use(window, "actionToolEraser")
+    click(window, Pos(0, 0))
+    dialogs.confirm_answer = False
+    whole = counting(monkeypatch, "load_pack")
+    QTest.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert window.validation_panel.validator.last_failure is not None
+    assert len(whole) == 1  # the engine's whole check, off the UI thread
+    assert dialogs.confirm_texts[-1] == errors_warning(
+        "broken.json", validate(window.pack.to_data())
+    )
