@@ -25,6 +25,7 @@ still cost too much together: :func:`metered` bounds their sum.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -128,6 +129,34 @@ def metered(meter: Meter) -> Iterator[Meter]:
         yield meter
     finally:
         _METERS.reset(token)
+
+
+def charge(units: int) -> None:
+    """Charge the open meters ``units`` for a reading kept instead of done again.
+
+    The incremental turn keeps a position's rules while no word moves, where the
+    plain turn reads them again. It charges what that reading costs, so a meter's
+    total, and the verdict on a payload or a pack, is a property of the boards and
+    never of the path that played them.
+
+    Raises:
+        WorkLimitError: an open meter's total passed its limit.
+    """
+    meters = _METERS.get()
+    for meter in meters:
+        meter.units += units
+    for meter in meters:
+        if meter.units > meter.limit:
+            raise WorkLimitError(meter.units, meter.limit, meter.what)
+
+
+def parse_counted(
+    words: Iterable[WordTile], vocabulary: Vocabulary
+) -> tuple[tuple[Rule, ...], int]:
+    """:func:`parse_rules` and the units it spent (what :func:`charge` repeats)."""
+    with metered(Meter(sys.maxsize, "one reading")) as meter:
+        rules = parse_rules(words, vocabulary)
+    return rules, meter.units
 
 
 @contextmanager
@@ -347,3 +376,7 @@ class RuleTable:
     def has(self, noun: str, prop: str) -> bool:
         found = self.properties.get(noun)
         return found is not None and prop in found
+
+    def nouns_with(self, prop: str) -> list[str]:
+        """The nouns that have ``prop`` (objects of any other noun cannot have it)."""
+        return [noun for noun, have in self.properties.items() if prop in have]

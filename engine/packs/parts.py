@@ -27,8 +27,9 @@ from engine.model import ID_PATTERN, Level
 from engine.packs import sizes
 from engine.packs.compiled import pattern_search
 from engine.packs.explain import path_key
+from engine.packs.quick import quick_parts
 from engine.packs.schema import pack_level_problems, pack_shell_problems
-from engine.packs.semantic import build_level, level_problems
+from engine.packs.semantic import build_level, level_problems, rule_problems
 from engine.rules import Meter, metered
 
 _is_id = pattern_search(ID_PATTERN)
@@ -139,22 +140,35 @@ def check_pack_level(
     if too_big:
         return LevelCheck(level_id, "size", tuple(too_big))
     room = MAX_PROBLEMS if budget is None else budget.room
-    schema = pack_level_problems(doc, explain=room > 0)
-    if not schema.checked:
-        return _kept(level_id, "shape", schema.problems, room)
-    if schema.problems or schema.cut:
-        return _kept(level_id, "schema", schema.problems, room)
-    level, found = build_level(doc)
-    if level is None:
-        return _kept(level_id, "model", found, room)
+    quick = quick_parts(doc, nouns, in_pack=True)  # a plainly valid level: one pass
+    if quick is not None:
+        level, words, vocabulary = quick
+
+        def problems(read_rules: bool) -> list[Problem]:
+            return rule_problems(words, vocabulary) if read_rules else []
+
+    else:
+        schema = pack_level_problems(doc, explain=room > 0)
+        if not schema.checked:
+            return _kept(level_id, "shape", schema.problems, room)
+        if schema.problems or schema.cut:
+            return _kept(level_id, "schema", schema.problems, room)
+        built, found = build_level(doc)
+        if built is None:
+            return _kept(level_id, "model", found, room)
+        level = built
+
+        def problems(read_rules: bool) -> list[Problem]:
+            return level_problems(built, nouns, read_rules=read_rules)
+
     reading = Meter(sys.maxsize, "this level")  # never runs out: it only measures
     try:
         if budget is None:
             with metered(reading):
-                found = level_problems(level, nouns)
+                found = problems(True)
         else:
             with metered(budget.meter), metered(reading):
-                found = level_problems(level, nouns, read_rules=budget.reading)
+                found = problems(budget.reading)
     except WorkLimitError:
         if budget is None or budget.reading:
             raise  # another total, opened by the caller, ran out

@@ -18,7 +18,7 @@ from engine.context import LevelContext
 from engine.errors import Problem, RuleComplexityError, pointer
 from engine.model import Level, MoveStep, ObjectEntity
 from engine.packs.jsontext import bad_text
-from engine.rules import parse_units
+from engine.rules import WordTile, parse_units
 from engine.tokens import FRAIL, Vocabulary, WordRole
 
 _ROLE_TEXT = {
@@ -98,15 +98,26 @@ def level_problems(
     if nouns is not None:
         problems += _unknown_nouns(level, ctx.vocabulary, nouns)
     if not problems and read_rules:
-        # The settle reads the authored words first; destroying words can only
-        # shrink the parse, so the authored words bound its work. Counting is
-        # enough: no rule is built.
         words = [(i, name, x, y) for i, kind, name, x, y in ctx.authored_pieces() if kind == "word"]
-        try:
-            parse_units(words, ctx.vocabulary)
-        except RuleComplexityError as exc:
-            problems.append(Problem("/entities", "rule-complexity", str(exc)))
+        problems += rule_problems(words, ctx.vocabulary)
     return problems
+
+
+def rule_problems(words: list[WordTile], vocabulary: Vocabulary) -> list[Problem]:
+    """The parse budget of a level's authored ``words`` (ascending id), as problems.
+
+    The settle reads the authored words first; destroying words can only shrink
+    the parse, so the authored words bound its work. Counting is enough: no rule
+    is built.
+
+    Raises:
+        WorkLimitError: an open :func:`~engine.rules.metered` total ran out here.
+    """
+    try:
+        parse_units(words, vocabulary)
+    except RuleComplexityError as exc:
+        return [Problem("/entities", "rule-complexity", str(exc))]
+    return []
 
 
 def _entity_problems(level: Level, vocabulary: Vocabulary) -> Iterator[Problem]:

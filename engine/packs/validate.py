@@ -35,6 +35,7 @@ from engine.packs.parts import (
     combine_pack_problems,
     document_id,
 )
+from engine.packs.quick import quick_level
 from engine.packs.schema import check_document
 from engine.packs.semantic import build_level, level_problems, model_problems
 
@@ -45,10 +46,26 @@ UNNAMED_PACK = "<pack>"
 def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
     """Validate and normalize one level (a dict or JSON text).
 
+    A plainly valid level takes the quick way (:func:`~engine.packs.quick.quick_level`);
+    anything else the full one, which finds and explains every problem.
+
     Raises:
         ValidationError: listing every problem, pointers relative to the level.
     """
     doc = parse_json_text(data) if isinstance(data, str | bytes) else data
+    if not sizes.level_size_problems(doc):
+        quick = quick_level(doc)
+        if quick is not None:
+            return quick
+    return full_level(doc)
+
+
+def full_level(doc: Any) -> Level:
+    """:func:`load_level` of a parsed document the full way: sizes, schema, model, semantics.
+
+    Raises:
+        ValidationError: listing every problem, pointers relative to the level.
+    """
     level_id = document_id(doc)
     problems = ProblemList(MAX_PROBLEMS)
     problems.extend(sizes.level_size_problems(doc))

@@ -2,7 +2,11 @@
 
 Frames are immutable, so the undo history is a list of the frames before each
 accepted step and undo simply puts the previous one back: there is no inverse
-operation to get wrong.
+operation to get wrong. The game also keeps a live :class:`~engine.play.board.Board`
+standing for the current frame, so a step costs what it changes
+(:func:`~engine.play.turn.advance`); an undo puts the board back by the step's
+recorded changes, and anything else (reset, a restored snapshot) drops it, to be
+rebuilt from the frame when next needed.
 """
 
 from __future__ import annotations
@@ -14,15 +18,15 @@ from engine.context import LevelContext
 from engine.model import Level
 from engine.packs.validate import load_level
 from engine.play import snapshot as snapshots
-from engine.play.board import Direction, Frame
+from engine.play.board import Board, Direction, Frame
 from engine.play.events import TurnEvent
 from engine.play.ghost import AutomatonPath, preview_paths
 from engine.play.turn import (
+    advance,
     automata_entries,
     finish_event,
     has_control,
-    resolve_step,
-    settle,
+    settle_board,
     table_for,
 )
 from engine.rules import Rule
@@ -35,9 +39,14 @@ class Game:
         if not isinstance(level, Level):
             level = load_level(level)
         self._ctx = LevelContext.of(level)
-        self._initial = settle(self._ctx, self._ctx.authored_pieces(), self._ctx.authored_phases())
+        settled = settle_board(
+            self._ctx.vocabulary, self._ctx.authored_pieces(), self._ctx.authored_phases()
+        )
+        self._initial = settled.frame
         self._frame = self._initial
         self._history: list[Frame] = []
+        #: stands for ``_frame`` whenever it is not None
+        self._board: Board | None = settled.board
 
     @property
     def level(self) -> Level:
@@ -58,7 +67,7 @@ class Game:
 
     @property
     def control_lost(self) -> bool:
-        return not has_control(self._ctx, self._frame)
+        return not has_control(self._ctx, self._frame, board=self._board)
 
     @property
     def history_depth(self) -> int:
@@ -66,7 +75,11 @@ class Game:
 
     def step(self, direction: Direction | str | tuple[int, int]) -> TurnEvent:
         """Play one intent. A rejected intent changes nothing, history included."""
-        after, event = resolve_step(self._ctx, self._frame, direction)
+        try:
+            after, event = advance(self._ctx, self._frame, self._live(), direction)
+        except BaseException:
+            self._board = None  # a failure mid-turn leaves the board unknown
+            raise
         if after is not None:
             self._history.append(self._frame)
             self._frame = after
@@ -76,7 +89,7 @@ class Game:
         """Return to the position before the last accepted step (no-op without history)."""
         if not self._history:
             event = TurnEvent(kind="undo", accepted=False)
-            finish_event(self._ctx, event, self._frame, self._frame)
+            finish_event(self._ctx, event, self._frame, self._frame, self._board)
             return event
         return self._restore("undo", self._history.pop())
 
@@ -85,22 +98,50 @@ class Game:
         self._history.clear()
         return self._restore("reset", self._initial)
 
+    def _live(self) -> Board:
+        """The live board, rebuilt from the current frame if it was dropped."""
+        board = self._board
+        if board is None:
+            board = Board(self._frame.pieces)
+            board.rules = self._frame.rules
+            board.table = table_for(self._ctx, board.rules)
+            self._board = board
+        return board
+
     def _restore(self, kind: str, target: Frame) -> TurnEvent:
-        now = {p[0]: p for p in self._frame.pieces}
+        current = self._frame
         moved = []
-        for i, _kind, _name, x, y in target.pieces:
-            here = now.get(i)
-            if here is not None and (here[3], here[4]) != (x, y):
-                moved.append({"id": i, "from": [here[3], here[4]], "to": [x, y], "pushedBy": None})
+        if current.base is target:  # one step back: the step's changes say what moved
+            for old, new in current.delta:
+                if new is not None and (new[3], new[4]) != (old[3], old[4]):
+                    frm, to = [new[3], new[4]], [old[3], old[4]]
+                    moved.append({"id": old[0], "from": frm, "to": to, "pushedBy": None})
+        else:
+            now = {p[0]: p for p in current.pieces}
+            for i, _kind, _name, x, y in target.pieces:
+                here = now.get(i)
+                if here is not None and (here[3], here[4]) != (x, y):
+                    frm, to = [here[3], here[4]], [x, y]
+                    moved.append({"id": i, "from": frm, "to": to, "pushedBy": None})
+        board = self._board
+        if board is not None and current.base is target:
+            board.revert(current.delta)
+            board.rules, board.table = target.rules, table_for(self._ctx, target.rules)
+            if any(old[1] == "word" for old, _new in current.delta):
+                board.units = None  # the words changed: the next turn reads them
+        else:
+            board = self._board = None
         event = TurnEvent(kind="undo" if kind == "undo" else "reset", accepted=True, moved=moved)
-        finish_event(self._ctx, event, self._frame, target)
+        finish_event(self._ctx, event, current, target, board)
         self._frame = target
         return event
 
     def state(self) -> dict[str, Any]:
         """The settled state record of api.md §4 (a fresh JSON-ready dict)."""
-        frame = self._frame
-        table = table_for(self._ctx, frame.rules)
+        frame, board = self._frame, self._board
+        table = board.table if board is not None and board.table is not None else None
+        if table is None:
+            table = table_for(self._ctx, frame.rules)
         return {
             "level": self.level.id,
             "width": self.level.width,
@@ -109,9 +150,9 @@ class Game:
             "rules": [r.to_dict() for r in frame.rules],
             "moves": frame.moves,
             "won": frame.won,
-            "controlLost": not has_control(self._ctx, frame, table),
+            "controlLost": not has_control(self._ctx, frame, table, board),
             "historyDepth": len(self._history),
-            "automata": automata_entries(self._ctx, frame, table),
+            "automata": automata_entries(self._ctx, frame, table, board),
             "mechanics": [m.to_data() for m in self.level.mechanics],
         }
 
@@ -139,4 +180,5 @@ class Game:
         """
         game = cls(level)
         game._frame, game._history = snapshots.decode(game._ctx, snapshot, game._initial)
+        game._board = None
         return game

@@ -12,7 +12,7 @@ step) or :data:`SETTLE_PHASES` (the settle at game start and reset):
    (:func:`automaton_beats`), their carriers front-first;
 4. :func:`parse_and_transform` again;
 5. :func:`frail_checkpoint`;
-6. :func:`contacts`: SINK, then DEFEAT, then WIN;
+6. :func:`~engine.play.contacts.contacts`: SINK, then DEFEAT, then WIN;
 7. :func:`reread_rules`, when a contact destroyed a word.
 
 The compact path (:class:`engine.solve.turn.TurnResolver`) has a method of each
@@ -24,7 +24,7 @@ row-major order, so results and event entries never depend on hash order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -32,12 +32,39 @@ from engine.context import LevelContext
 from engine.errors import RuleComplexityError
 from engine.model import Automaton, MoveStep
 from engine.play.board import Board, Direction
+from engine.play.contacts import Occupant, cell_contacts, cell_won, contacts
 from engine.play.events import Json
-from engine.rules import Rule, RuleTable, parse_rules
-from engine.tokens import DEFEAT, FRAIL, PUSH, SINK, STOP, WIN, YOU
+from engine.rules import Rule, RuleTable, parse_counted, parse_rules
+from engine.tokens import FRAIL, PUSH, STOP, YOU
 
 Cell = tuple[int, int]
 Mover = TypeVar("Mover")
+
+__all__ = [
+    "SETTLE_PHASES",
+    "STEP_PHASES",
+    "Occupant",
+    "RejectedTurnError",
+    "TurnWork",
+    "automaton_beats",
+    "automaton_movement",
+    "block",
+    "carries",
+    "cell_contacts",
+    "cell_won",
+    "contacts",
+    "frail_checkpoint",
+    "front_first",
+    "move_group",
+    "parse_and_transform",
+    "player_movement",
+    "read_board",
+    "read_rules",
+    "reread_rules",
+    "table_for",
+    "transform",
+    "transform_entry",
+]
 
 #: The phases of an accepted step, in resolution order.
 STEP_PHASES = (
@@ -59,6 +86,12 @@ def table_for(ctx: LevelContext, rules: tuple[Rule, ...]) -> RuleTable:
 
 def read_rules(ctx: LevelContext, words: list[tuple[int, str, int, int]]) -> tuple[Rule, ...]:
     return parse_rules(words, ctx.vocabulary)
+
+
+def read_board(ctx: LevelContext, board: Board) -> tuple[Rule, ...]:
+    """The rules of ``board``'s words; the board keeps what the reading cost (:attr:`Board.units`)."""
+    rules, board.units = parse_counted(board.words(), ctx.vocabulary)
+    return rules
 
 
 def carries(table: RuleTable, subject: str | None, prop: str, noun: str) -> bool:
@@ -120,7 +153,7 @@ class TurnWork:
 def player_movement(turn: TurnWork, table: RuleTable) -> None:
     """Phase 1: every YOU object takes the intent; rejects the step if none moved."""
     board, direction = turn.board, turn.direction
-    movers = [i for i in board.objects() if table.has(board.name[i], YOU)]
+    movers = board.objects_of(table.nouns_with(YOU))
     outcomes = move_group(turn.ctx, board, table, movers, direction, turn.moved)
     turn.blocked = [
         block(i, direction.label, blocker, reason)
@@ -140,7 +173,7 @@ def parse_and_transform(turn: TurnWork, table: RuleTable | None = None) -> RuleT
     """
     if table is None:
         try:
-            table = table_for(turn.ctx, read_rules(turn.ctx, turn.board.words()))
+            table = table_for(turn.ctx, read_board(turn.ctx, turn.board))
         except RuleComplexityError:
             raise turn.reject_complex() from None
     turn.transformed += transform(turn.board, table, turn.done)
@@ -157,11 +190,11 @@ def automaton_movement(
     """
     ctx, board = turn.ctx, turn.board
     carriers = [
-        [i for i in board.objects() if carries(table, a.subject, a.property, board.name[i])]
+        board.objects_of(n for n in table.nouns_with(a.property) if a.subject in (None, n))
         for a in ctx.automata
     ]
     new_phases = list(phases)
-    words_before = board.words()
+    words_before = board.word_moves
     for index, (automaton, ids) in enumerate(zip(ctx.automata, carriers, strict=True)):
         if not ids:
             continue  # no carrier after the player phase: the automaton pauses
@@ -198,110 +231,51 @@ def automaton_movement(
                     }
                 )
         new_phases[index] = (phases[index] + 1) % len(automaton.pattern)
-    return tuple(new_phases), board.words() != words_before
+    return tuple(new_phases), board.word_moves != words_before
 
 
 def frail_checkpoint(
-    ctx: LevelContext,
-    board: Board,
-    table_start: RuleTable,
-    table_now: RuleTable,
-    start: dict[int, tuple[Cell, str]],
+    ctx: LevelContext, board: Board, table_start: RuleTable, table_now: RuleTable
 ) -> list[Json]:
     """Phase 5: crumble every FRAIL object that a distinct occupant left alone (spec 04).
 
     An object crumbles when it was FRAIL at the start of the turn (start noun, start
     rules) and still is now, has not moved, some other entity that shared its cell at
-    the start has left, and nothing else is in the cell now. ``start`` maps every id
-    to its cell and noun before the turn.
+    the start has left, and nothing else is in the cell now. The board was marked at
+    the start of the turn, so :attr:`Board.before` holds the start of every entity
+    that changed; only cells something left (:attr:`Board.left`) can hold such an
+    object.
     """
-    if ctx.leaves is None:
+    if ctx.leaves is None or not board.left:
         return []
-    start_count = Counter(cell for cell, _ in start.values())
+    moved_from = Counter((p[3], p[4]) for p in board.before.values())
     crumbling: list[int] = []
-    for i in list(board.objects()):
-        cell, start_noun = start[i]
-        if board.pos[i] != cell or board.at(cell) != [i]:
+    for cell in board.left:
+        here = board.cells.get(cell)
+        if here is None or len(here) != 1:
             continue
+        (i,) = here
+        if board.kind[i] != "object":
+            continue
+        start = board.before.get(i)
+        if start is not None and (start[3], start[4]) != cell:
+            continue  # it arrived here: it moved
+        start_noun = board.name[i] if start is None else start[2]
         if not (table_now.has(board.name[i], FRAIL) and table_start.has(start_noun, FRAIL)):
             continue
-        if start_count[cell] > 1:  # someone else was here and, the cell being ours now, left
+        # entities whose start was this cell: those that changed, and i if it did not
+        if moved_from[cell] + (start is None) > 1:
             crumbling.append(i)
     out: list[Json] = []
-    for i in crumbling:
+    for i in sorted(crumbling):
         before = board.name[i]
         after = ctx.leaves.get(before)
         out.append({"id": i, "from": before, "to": after})
         if after is None:
             board.remove(i)
         else:
-            board.name[i] = after
+            board.rename(i, after)
     return out
-
-
-Occupant = tuple[int, str, str]  # (id, kind, noun-or-text), one entity of a cell
-
-
-def cell_contacts(
-    cell: Cell, occupants: list[Occupant], table: RuleTable
-) -> tuple[list[Json], list[Json]]:
-    """SINK, then DEFEAT, in one cell whose ``occupants`` are in ascending id.
-
-    Contacts never reach past their cell, so a board's contacts are this, cell by
-    cell: the settle, a turn and an incremental reader (engine.play.reader) all
-    resolve them here. Returns the sunk and the defeated entries (event form).
-    """
-
-    def has(o: Occupant, prop: str) -> bool:
-        return o[1] == "object" and table.has(o[2], prop)
-
-    def entry(o: Occupant, cause: str) -> Json:
-        key = "noun" if o[1] == "object" else "text"
-        return {"id": o[0], key: o[2], "at": [cell[0], cell[1]], "cause": cause}
-
-    if len(occupants) >= 2 and any(has(o, SINK) for o in occupants):
-        return [entry(o, "sink") for o in occupants], []
-    if any(has(o, DEFEAT) for o in occupants):
-        return [], [entry(o, "defeat") for o in occupants if has(o, YOU)]
-    return [], []
-
-
-def cell_won(occupants: Iterable[Occupant], table: RuleTable) -> bool:
-    """WIN in one cell: a YOU object and a WIN object share it (or are the same)."""
-    objects = [o for o in occupants if o[1] == "object"]
-    return any(table.has(o[2], YOU) for o in objects) and any(table.has(o[2], WIN) for o in objects)
-
-
-def contacts(board: Board, table: RuleTable) -> tuple[list[Json], bool]:
-    """Phase 6: SINK, then DEFEAT, then WIN; cells in row-major order, ids ascending.
-
-    Only cells holding an object whose noun has SINK or DEFEAT can see a contact
-    (and only cells with a YOU object a win), so only those are visited: a board of
-    thousands of objects settles in the time its few contact cells take.
-    """
-
-    def occupants(cell: Cell) -> list[Occupant]:
-        return [(i, board.kind[i], board.name[i]) for i in board.at(cell)]
-
-    def cells_with(*props: str) -> list[Cell]:
-        nouns = {n for n, have in table.properties.items() if any(p in have for p in props)}
-        found = {
-            board.pos[i]
-            for i, name in board.name.items()
-            if name in nouns and board.kind[i] == "object"
-        }
-        return sorted(found, key=lambda c: (c[1], c[0]))
-
-    sunk: list[Json] = []
-    defeated: list[Json] = []
-    for cell in cells_with(SINK, DEFEAT):
-        gone_sunk, gone_defeated = cell_contacts(cell, occupants(cell), table)
-        for entry in gone_sunk + gone_defeated:
-            board.remove(entry["id"])
-        sunk += gone_sunk
-        defeated += gone_defeated
-    won = any(cell_won(occupants(c), table) for c in cells_with(YOU))
-    return sunk + defeated, won
 
 
 def reread_rules(turn: TurnWork) -> tuple[Rule, ...]:
@@ -311,7 +285,7 @@ def reread_rules(turn: TurnWork) -> tuple[Rule, ...]:
         RejectedTurnError: the board exceeds the parse budget.
     """
     try:
-        return read_rules(turn.ctx, turn.board.words())
+        return read_board(turn.ctx, turn.board)
     except RuleComplexityError:
         raise turn.reject_complex() from None
 
@@ -400,13 +374,15 @@ def transform_entry(i: int, noun: str, table: RuleTable) -> Json | None:
 def transform(board: Board, table: RuleTable, done: set[int]) -> list[Json]:
     """Apply at most one noun link to each object not in ``done`` (and add it there)."""
     out: list[Json] = []
-    for i in list(board.objects()):
+    if not table.transforms:
+        return out
+    for i in board.objects_of(table.transforms):
         if i in done:
             continue
         entry = transform_entry(i, board.name[i], table)
         if entry is None:
             continue
         out.append(entry)
-        board.name[i] = entry["to"]
+        board.rename(i, entry["to"])
         done.add(i)
     return out

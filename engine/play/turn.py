@@ -4,9 +4,11 @@
 :data:`~engine.play.phases.STEP_PHASES` on a mutable :class:`Board` copied from the
 frame — player movement, parse + transform, automaton movement, parse + transform,
 the FRAIL checkpoint, SINK, DEFEAT and WIN, and a second read of the rules if a
-contact destroyed a word — and freezes the result into the next frame. A step whose
-player movement moves nothing, or whose board would exceed the parse budget, is
-rejected and changes nothing. :func:`settle` (game start and reset) is the same
+contact destroyed a word — and freezes the result into the next frame.
+:func:`advance` is the same turn on a board kept up to date from turn to turn
+(``Game.step``): it pays for what the turn changes, not for the size of the board.
+A step whose player movement moves nothing, or whose board would exceed the parse
+budget, is rejected and changes nothing. :func:`settle` (game start and reset) is the same
 without movement and without FRAIL; :func:`settle_board` also reports what it did,
 for the lenient reading of engine.play.analysis. The rest of this module fills the fields every
 record carries: rule deltas, automata entries and control.
@@ -20,16 +22,20 @@ from dataclasses import dataclass
 from engine.context import LevelContext, Piece
 from engine.model import Automaton
 from engine.play.board import Board, Direction, Frame
+from engine.play.contacts import (
+    Occupant,
+    cell_contacts,
+    cell_won,
+    contact_cells,
+    contact_signature,
+    contacts,
+)
 from engine.play.events import Json, TurnEvent
 from engine.play.phases import (
-    Occupant,
     RejectedTurnError,
     TurnWork,
     automaton_movement,
     carries,
-    cell_contacts,
-    cell_won,
-    contacts,
     frail_checkpoint,
     parse_and_transform,
     player_movement,
@@ -39,12 +45,13 @@ from engine.play.phases import (
     transform,
     transform_entry,
 )
-from engine.rules import RuleTable, parse_rules
+from engine.rules import RuleTable, charge, parse_counted
 from engine.tokens import YOU, Vocabulary
 
 __all__ = [
     "Occupant",
     "Settled",
+    "advance",
     "automata_entries",
     "automaton_records",
     "cell_contacts",
@@ -61,25 +68,83 @@ __all__ = [
 
 
 def resolve_step(ctx: LevelContext, frame: Frame, intent: object) -> tuple[Frame | None, TurnEvent]:
-    """Resolve one player intent; the frame is ``None`` when the step is rejected."""
+    """Resolve one intent; the frame is ``None`` when the step is rejected.
+
+    The plain turn: the frame is copied into a fresh board, the rules are read
+    again after the player phase, every cell that can see a contact is visited and
+    the next frame is frozen whole. :func:`advance` is the same turn, kept
+    incremental; the two agree on every event and frame (tests/engine/test_turns.py).
+    """
     direction = Direction.parse(intent)
     if direction is None or frame.won:
-        return None, _rejected(ctx, frame, direction, [])
-    start_table = table_for(ctx, frame.rules)
+        return None, _rejected(ctx, frame, direction, [], None)
     board = Board(frame.pieces)
+    board.rules, board.table = frame.rules, table_for(ctx, frame.rules)
+    return _resolve(ctx, frame, board, direction, live=False)
+
+
+def advance(
+    ctx: LevelContext, frame: Frame, board: Board, intent: object
+) -> tuple[Frame | None, TurnEvent]:
+    """:func:`resolve_step` on a live ``board`` that stands for ``frame``, kept in step.
+
+    After an accepted step the board stands for the returned frame; after a
+    rejected one it is put back. The work is what the turn changes: movers,
+    carriers and linked objects come from the board's indexes, the rules are read
+    again only when a word moved or was destroyed, contacts are looked for only in
+    cells that changed (unless the rules changed what SINK, DEFEAT, YOU or WIN
+    mean, or the frame's contacts are unknown) and the next frame keeps only the
+    changed pieces (:meth:`Frame.after`). ``board.rules`` and ``board.table`` must
+    be ``frame``'s rules and their table.
+    """
+    direction = Direction.parse(intent)
+    if direction is None or frame.won:
+        return None, _rejected(ctx, frame, direction, [], board)
+    return _resolve(ctx, frame, board, direction, live=True)
+
+
+def _resolve(
+    ctx: LevelContext, frame: Frame, board: Board, direction: Direction, *, live: bool
+) -> tuple[Frame | None, TurnEvent]:
+    start_table = board.table
+    assert start_table is not None
+    assert board.rules is frame.rules
+    board.mark()
     turn = TurnWork(ctx, board, direction)
-    start = {i: (board.pos[i], board.name[i]) for i in board.pos}
+    words_at_start = board.word_moves
     try:
         player_movement(turn, start_table)
-        table = parse_and_transform(turn)
+        # The frame's rules are its words' reading: unless a word moved, they stand
+        # (and cost what reading them again would, so every meter counts as before).
+        unread = live and board.word_moves == words_at_start and board.units is not None
+        if unread:
+            assert board.units is not None
+            charge(board.units)
+        table = parse_and_transform(turn, start_table if unread else None)
         phases, words_moved = automaton_movement(turn, table, frame.phases)
         table = parse_and_transform(turn, None if words_moved else table)
-        crumbled = frail_checkpoint(ctx, board, start_table, table, start)
-        destroyed, won = contacts(board, table)
+        crumbled = frail_checkpoint(ctx, board, start_table, table)
+        quiet = contact_signature(table)
+        changed = None
+        if live and frame.quiet is not None:
+            changed = (
+                board.entered if quiet == frame.quiet else contact_cells(board, frame.quiet, quiet)
+            )
+        destroyed, won = contacts(board, table, changed)
         rules = reread_rules(turn) if any("text" in d for d in destroyed) else table.rules
     except RejectedTurnError as reject:
-        return None, _rejected(ctx, frame, direction, reject.blocked)
-    after = Frame(board.freeze(), phases, frame.moves + 1, won, rules)
+        board.rollback()
+        return None, _rejected(ctx, frame, direction, reject.blocked, board if live else None)
+    if rules is frame.rules or rules == frame.rules:
+        rules, table = frame.rules, start_table
+    elif rules is not table.rules:
+        table = table_for(ctx, rules)
+    board.rules, board.table = rules, table
+    moves = frame.moves + 1
+    if live:
+        after = Frame.after(frame, board.changes(), phases, moves, won, rules, quiet)
+    else:
+        after = Frame(board.freeze(), phases, moves, won, rules, quiet=quiet)
     event = TurnEvent(
         kind="step",
         accepted=True,
@@ -91,7 +156,7 @@ def resolve_step(ctx: LevelContext, frame: Frame, intent: object) -> tuple[Frame
         crumbled=crumbled,
         automated=turn.automated,
     )
-    finish_event(ctx, event, frame, after)
+    finish_event(ctx, event, frame, after, board if live else None)
     return after, event
 
 
@@ -111,6 +176,7 @@ class Settled:
     frame: Frame
     transformed: list[Json]
     destroyed: list[Json]
+    board: Board  # the settled board, standing for ``frame`` (a game plays on from it)
 
 
 def settle_board(
@@ -125,30 +191,54 @@ def settle_board(
         RuleComplexityError: the board exceeds the parse budget.
     """
     board = Board(pieces)
-    rules = parse_rules(board.words(), vocabulary)
+    rules, board.units = parse_counted(board.words(), vocabulary)
     table = RuleTable.build(rules, vocabulary)
     transformed = transform(board, table, set())
     # Transformations change objects, never words, so the second read is the first.
     destroyed, won = contacts(board, table)
+    quiet = contact_signature(table)
     if any(d.get("text") is not None for d in destroyed):
-        rules = parse_rules(board.words(), vocabulary)
-    return Settled(Frame(board.freeze(), phases, 0, won, rules), transformed, destroyed)
+        rules, board.units = parse_counted(board.words(), vocabulary)
+        table = RuleTable.build(rules, vocabulary)
+    board.mark()
+    board.rules, board.table = rules, table
+    frame = Frame(board.freeze(), phases, 0, won, rules, quiet=quiet)
+    return Settled(frame, transformed, destroyed, board)
 
 
-def has_control(ctx: LevelContext, frame: Frame, table: RuleTable | None = None) -> bool:
-    """Whether some object of the frame is YOU under its settled rules."""
+def has_control(
+    ctx: LevelContext, frame: Frame, table: RuleTable | None = None, board: Board | None = None
+) -> bool:
+    """Whether some object of the frame is YOU under its settled rules.
+
+    ``board``, when given, stands for ``frame`` and answers from its noun index.
+    """
     table = table or table_for(ctx, frame.rules)
+    if board is not None:
+        return any(board.nouns.get(noun) for noun in table.nouns_with(YOU))
     return any(kind == "object" and table.has(name, YOU) for _, kind, name, _, _ in frame.pieces)
 
 
-def automata_entries(ctx: LevelContext, frame: Frame, table: RuleTable | None = None) -> list[Json]:
-    """The automata entries of the state record: authored fields plus derived carriers."""
+def automata_entries(
+    ctx: LevelContext, frame: Frame, table: RuleTable | None = None, board: Board | None = None
+) -> list[Json]:
+    """The automata entries of the state record: authored fields plus derived carriers.
+
+    ``board``, when given, stands for ``frame``: only objects whose noun has an
+    automaton's property are looked at.
+    """
     if not ctx.automata:
         return []
-    objects = ((i, name) for i, kind, name, _, _ in frame.pieces if kind == "object")
-    return automaton_records(
-        ctx.automata, frame.phases, objects, table or table_for(ctx, frame.rules)
-    )
+    table = table or table_for(ctx, frame.rules)
+    if board is not None:
+        props = {a.property for a in ctx.automata}
+        ids = board.objects_of(
+            n for n, have in table.properties.items() if not props.isdisjoint(have)
+        )
+        objects: Iterable[tuple[int, str]] = [(i, board.name[i]) for i in ids]
+    else:
+        objects = ((i, name) for i, kind, name, _, _ in frame.pieces if kind == "object")
+    return automaton_records(ctx.automata, frame.phases, objects, table)
 
 
 def automaton_records(
@@ -183,7 +273,11 @@ def automaton_records(
 
 
 def _rejected(
-    ctx: LevelContext, frame: Frame, direction: Direction | None, blocked: list[Json]
+    ctx: LevelContext,
+    frame: Frame,
+    direction: Direction | None,
+    blocked: list[Json],
+    board: Board | None,
 ) -> TurnEvent:
     event = TurnEvent(
         kind="step",
@@ -191,17 +285,25 @@ def _rejected(
         direction=None if direction is None else direction.label,
         blocked=blocked,
     )
-    finish_event(ctx, event, frame, frame)
+    finish_event(ctx, event, frame, frame, board)
     return event
 
 
-def finish_event(ctx: LevelContext, event: TurnEvent, before: Frame, after: Frame) -> None:
-    """Fill the fields every record carries: rule deltas and the settled summary."""
-    old, new = set(before.rules), set(after.rules)
-    event.rules_added = [r.to_dict() for r in after.rules if r not in old]
-    event.rules_removed = [r.to_dict() for r in before.rules if r not in new]
-    table = table_for(ctx, after.rules)
-    event.automata = automata_entries(ctx, after, table)
-    event.control_lost = not has_control(ctx, after, table)
+def finish_event(
+    ctx: LevelContext, event: TurnEvent, before: Frame, after: Frame, board: Board | None = None
+) -> None:
+    """Fill the fields every record carries: rule deltas and the settled summary.
+
+    ``board``, when given, stands for ``after`` with its rules' table.
+    """
+    if after.rules is not before.rules:
+        old, new = set(before.rules), set(after.rules)
+        event.rules_added = [r.to_dict() for r in after.rules if r not in old]
+        event.rules_removed = [r.to_dict() for r in before.rules if r not in new]
+    table = board.table if board is not None else None
+    if table is None:
+        table = table_for(ctx, after.rules)
+    event.automata = automata_entries(ctx, after, table, board)
+    event.control_lost = not has_control(ctx, after, table, board)
     event.won = after.won
     event.moves = after.moves

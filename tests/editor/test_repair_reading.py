@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from editor.documents.pack import PackDocument
-from editor.documents.reading import CHANGED_ON_OPEN, NOT_SHOWN
+from editor.documents.reading import CHANGED_ON_OPEN, NOT_SHOWN, _canonical, _same_records
 from editor.io.pack_io import RepairImpossibleError, read_for_repair
 from tests.engine.test_validation_fuzz import FUZZ, TUTORIAL, mutated
 from tests.support import grid_level, pack_document
@@ -216,3 +217,45 @@ def test_every_difference_between_a_broken_file_and_what_is_saved_is_listed(
         return
     assert unexplained(doc, pack.to_data(), notes) == []
     assert pack.to_data() == json.loads(json.dumps(pack.to_data()))  # still JSON
+
+
+_JSONISH = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 2)
+    | st.sampled_from([0.0, 1.0, 1.5])
+    | st.text("ab1", max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=2) | st.dictionaries(st.text("ab", max_size=1), inner, max_size=2)
+    ),
+    max_leaves=4,
+)
+_RECORDS = st.lists(
+    st.dictionaries(st.sampled_from(["id", "x", "kind", "noun"]), _JSONISH, max_size=4) | _JSONISH,
+    max_size=4,
+)
+
+
+def _lookalike(value: Any) -> Any:
+    """A value Python's == may take for ``value`` and JSON does not: 1 for true, 1.0 for 1."""
+    if isinstance(value, dict):
+        return {k: _lookalike(v) for k, v in value.items()}
+    if type(value) is bool:
+        return int(value)
+    if type(value) is int:
+        return bool(value) if value in (0, 1) else float(value)
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+@settings(max_examples=400, deadline=None)
+@given(_RECORDS, _RECORDS, st.randoms())
+def test_entity_lists_compare_as_their_canonical_json_does(
+    one: list[Any], two: list[Any], rng: Any
+) -> None:
+    """The quick comparison of flat records gives the canonical JSON's answer, every time."""
+    twisted = [_lookalike(r) if rng.random() < 0.5 else r for r in one]
+    for first, second in ((one, two), (one, rng.sample(one, len(one))), (one, twisted)):
+        expected = sorted(map(_canonical, first)) == sorted(map(_canonical, second))
+        assert _same_records(first, second) is expected
