@@ -40,6 +40,19 @@ def grid_level(rows: list[str], level_id: str = "test", **extra: Any) -> dict[st
     return {"id": level_id, "width": width, "height": len(rows), "entities": entities, **extra}
 
 
+def bomb_rows(stacked: int = 17) -> list[str]:
+    """A board where pushing IS down into the gap completes one line of ``stacked``
+    stacked subjects (ROCK+FLAG AND ...): 2**stacked readings, over the parse budget."""
+    cells = " AND ".join(["ROCK+FLAG"] * stacked).split()
+    width = len(cells) + 2
+    return [
+        " ".join(["."] * len(cells) + ["baba", "."]),
+        " ".join(["."] * len(cells) + ["IS", "."]),
+        " ".join([*cells, ".", "YOU"]),
+        " ".join(["BABA", "IS", "YOU"] + ["."] * (width - 3)),
+    ]
+
+
 def ids_of(level: dict[str, Any], name: str) -> list[int]:
     """Ids of the entities whose noun (objects) or text (words) is ``name``; objects by lower case."""
     if name.islower():

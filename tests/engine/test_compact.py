@@ -15,7 +15,7 @@ from engine.play.phases import STEP_PHASES
 from engine.solve.level import DIRECTIONS, CompactLevel
 from engine.solve.turn import TurnResolver
 from engine.solve.walk import Shortcut
-from tests.support import grid_level, ids_of, keke_corpus, keke_level
+from tests.support import bomb_rows, grid_level, ids_of, keke_corpus, keke_level
 
 FRAIL_MAP = [
     {"id": "frail", "type": "frail", "version": 1, "state": "derived", "leaves": {"DRIFT": "WATER"}}
@@ -107,14 +107,7 @@ def test_hidden_or_impossible_state_fails_closed(change: Any, pointer: str) -> N
 
 def test_rule_complexity_rejects_the_turn_as_the_public_engine_does() -> None:
     # pushing IS into the gap completes a line of 17 stacked subjects: 2^17 readings
-    cells = " AND ".join(["ROCK+FLAG"] * 17).split()
-    width = len(cells) + 2
-    rows = [
-        " ".join(["."] * len(cells) + ["baba", "."]),
-        " ".join(["."] * len(cells) + ["IS", "."]),
-        " ".join([*cells, ".", "YOU"]),
-        " ".join(["BABA", "IS", "YOU"] + ["."] * (width - 3)),
-    ]
+    rows = bomb_rows()
     level = load_level(grid_level(rows))
     game, compact = Game(level), CompactLevel(level)
     down = next(k for k, d in enumerate(DIRECTIONS) if d.label == "down")

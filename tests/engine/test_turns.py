@@ -26,7 +26,7 @@ from engine.play.snapshot import entity_records
 from engine.play.turn import automata_entries, finish_event, has_control, resolve_step, settle
 from engine.rules import Meter, metered
 from tests.engine.strategies import DIRECTIONS, any_level
-from tests.support import grid_level, ids_of, keke_corpus, keke_level
+from tests.support import bomb_rows, grid_level, ids_of, keke_corpus, keke_level
 
 OPERATIONS = st.lists(
     st.sampled_from([*DIRECTIONS, *DIRECTIONS, "undo", "reset", "snapshot"]),
@@ -224,14 +224,7 @@ def test_a_long_unread_history_builds_its_frame_without_recursion() -> None:
 def test_a_turn_rejected_after_its_moves_puts_the_live_board_back() -> None:
     # Pushing IS into the gap completes a line of 17 stacked subjects (2^17 readings):
     # the turn moved baba and IS before the parse budget rejected it.
-    cells = " AND ".join(["ROCK+FLAG"] * 17).split()
-    width = len(cells) + 2
-    rows = [
-        " ".join(["."] * len(cells) + ["baba", "."]),
-        " ".join(["."] * len(cells) + ["IS", "."]),
-        " ".join([*cells, ".", "YOU"]),
-        " ".join(["BABA", "IS", "YOU"] + ["."] * (width - 3)),
-    ]
+    rows = bomb_rows()
     game = play_both(grid_level(rows), ["down", "left", "right", "down", "undo", "down"])
     assert game.moves == 2
 
