@@ -33,7 +33,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QThreadPool  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 import engine  # noqa: E402
@@ -41,6 +40,7 @@ from editor.documents.pack import PackDocument  # noqa: E402
 from editor.io.animation import encode  # noqa: E402
 from editor.panels.library import LibraryDialog  # noqa: E402
 from editor.panels.share_preview import SharePreviewDialog  # noqa: E402
+from editor.tasks import background  # noqa: E402
 from editor.tasks.share_decode import Decoded  # noqa: E402
 from editor.views.pictures import Board, frames, look_for, paint, solution_of  # noqa: E402
 from editor.views.theme import LIGHT  # noqa: E402
@@ -76,7 +76,7 @@ def thousand_levels() -> dict[str, object]:
 def wait(app: QApplication, done, limit: float = 120.0) -> float:  # type: ignore[no-untyped-def]
     start = time.perf_counter()
     while not done():
-        QThreadPool.globalInstance().waitForDone(5)
+        background.wait_idle(0.005)
         app.processEvents()
         if time.perf_counter() - start > limit:
             raise TimeoutError("did not finish")

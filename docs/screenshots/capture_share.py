@@ -18,7 +18,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QThreadPool
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -27,6 +27,7 @@ from editor import app as editor_app
 from editor.main_window import MainWindow
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
+from editor.tasks import background
 
 OUT = Path(__file__).resolve().parent
 PICTURES = OUT.parent / "pictures"
@@ -36,7 +37,7 @@ PACKS = TUTORIAL_PACK.parent
 def settle(app: QApplication, until: object = None, rounds: int = 400) -> None:
     """Let workers and thumbnail timers finish (``until``: a callable that says when)."""
     for _ in range(rounds):
-        QThreadPool.globalInstance().waitForDone(20)
+        background.wait_idle(0.02)
         app.processEvents()
         if callable(until) and until():
             break

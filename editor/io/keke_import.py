@@ -11,11 +11,10 @@ pack, so an import never overwrites a file by surprise.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 import engine
@@ -23,6 +22,7 @@ from editor.dialogs.questions import Dialogs
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.io.files import PackFiles
+from editor.tasks.background import run_in_background
 
 TITLE = "Import Keke Levels"
 KEKE_FILTER = "Keke level files (*.json *.txt);;All files (*)"
@@ -33,7 +33,6 @@ NAMED = 8
 class KekeImporter(QObject):
     """One import at a time; ``busy_changed`` lets the window disable its action meanwhile."""
 
-    finished = Signal(object)  # (Path, KekeImport | Exception), emitted from the worker
     busy_changed = Signal(bool)
 
     def __init__(
@@ -52,7 +51,6 @@ class KekeImporter(QObject):
         self._files = files
         self._show = show_message
         self.busy = False
-        self.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
 
     def start(self) -> bool:
         """Ask for a file and start importing it; False when there is nothing to do."""
@@ -69,23 +67,19 @@ class KekeImporter(QObject):
         self.busy_changed.emit(True)
         QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
         self._show(f"Importing {path.name}…")
-        QThreadPool.globalInstance().start(lambda: self._work(path))
+        run_in_background(
+            lambda: engine.import_keke(path, skip_unsupported=True),
+            lambda result, failure: self._on_finished(
+                path, result if failure is None else failure.error
+            ),
+            owner=self,
+        )
         return True
 
-    def _work(self, path: Path) -> None:
-        outcome: engine.KekeImport | Exception
-        try:
-            outcome = engine.import_keke(path, skip_unsupported=True)
-        except Exception as exc:  # handed to the UI thread, which reports it
-            outcome = exc
-        with contextlib.suppress(RuntimeError):  # the window closed meanwhile: nobody to tell
-            self.finished.emit((path, outcome))
-
-    def _on_finished(self, payload: tuple[Path, engine.KekeImport | Exception]) -> None:
+    def _on_finished(self, path: Path, outcome: engine.KekeImport | BaseException | None) -> None:
         self.busy = False
         self.busy_changed.emit(False)
         QApplication.restoreOverrideCursor()
-        path, outcome = payload
         self._show("")
         if isinstance(outcome, engine.KekeImport):
             self._open(path, outcome)

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 import engine
@@ -35,6 +35,7 @@ from editor.connections import Connections
 from editor.dialogs.questions import Dialogs
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
+from editor.tasks.background import run_in_background
 
 FORMAT = "rulegrid-recovery"
 VERSION = 1
@@ -149,8 +150,6 @@ SLICE_SECONDS = 0.004
 class Autosaver(QObject):
     """Writes the open pack's unsaved changes to a recovery file after each edit burst."""
 
-    _failed = Signal(str)  # from the writer thread, delivered on the UI thread
-
     def __init__(
         self,
         session: Session,
@@ -181,7 +180,6 @@ class Autosaver(QObject):
         self._slicer.setInterval(0)
         self._slicer.timeout.connect(self._collect)
         self._links = Connections()
-        self._failed.connect(session.message.emit, Qt.ConnectionType.QueuedConnection)
         session.pack_changed.connect(self._on_pack_changed)
         if session.pack is not None:
             self._on_pack_changed(session.pack)
@@ -217,7 +215,7 @@ class Autosaver(QObject):
             self._collect()
         else:
             self._first_unsaved = None
-            self._write(self._file, pack.to_data(), pack.path, self._generation)
+            self._report(self._write(self._file, pack.to_data(), pack.path, self._generation))
 
     def _collect(self) -> None:
         job = self._collecting
@@ -233,18 +231,26 @@ class Autosaver(QObject):
         self._collecting = None
         self._first_unsaved = None
         job.data["levels"] = job.levels
-        self._writer.submit(self._write, job.file, job.data, job.pack.path, job.generation)
+        write = self._writer.submit(self._write, job.file, job.data, job.pack.path, job.generation)
+        # A worker waits for the write and hands its outcome to the UI thread.
+        run_in_background(write.result, lambda failed, _: self._report(failed), owner=self)
+
+    def _report(self, failed: str | None) -> None:
+        if failed:
+            self._session.message.emit(failed)
 
     def _write(
         self, file: Path, data: dict[str, Any], pack_path: Path | None, generation: int
-    ) -> None:
+    ) -> str | None:
+        """On the writer thread (or the UI thread): write; say why not, if it failed."""
         with self._lock:
             if generation != self._generation:
-                return  # discarded since: the work was saved or undone
+                return None  # discarded since: the work was saved or undone
             try:
                 self._store.write(file, data, pack_path)
             except (OSError, ValueError) as exc:  # a full disk must not stop the author
-                self._failed.emit(f"Could not write the recovery file: {exc}")
+                return f"Could not write the recovery file: {exc}"
+            return None
 
     def discard(self) -> None:
         """Remove the recovery file (a save, a clean undo, a clean exit)."""

@@ -7,7 +7,7 @@ once per edit with :func:`engine.analyze_level` and emits one ``changed`` signal
 
 It never runs on the paint path. An edit only restarts a short timer; when the
 author pauses for :data:`DEBOUNCE_MS`, the service copies the level's cells (a
-shallow copy: stacks are immutable tuples) and a worker thread of the global pool
+shallow copy: stacks are immutable tuples) and a background worker
 does the rest. The reading (rules, effects, hints) is published first and the
 validation problems follow in a second ``changed``, because validating thousands
 of entities takes longer than reading them. A result that an edit made stale is
@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 import engine
 from editor.connections import Connections
@@ -35,6 +35,7 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, LevelProperties, Pos, Stack
+from editor.tasks.background import TaskFailure, run_in_background
 
 #: Quiet time after an edit before the level is read again: short enough that the
 #: panel follows within 50 ms, long enough that a brush stroke is read once per pause.
@@ -83,15 +84,13 @@ class AnalysisState:
 Derivation = Callable[[AnalysisState], object]
 
 
-class _Relay(QObject):
-    """Carries a worker's result to the UI thread (a queued signal: it lives there)."""
+class _Latest:
+    """The newest revision asked for; a worker reads it to skip stale work (an int: atomic)."""
 
-    read = Signal(int, object)  # revision, (AnalysisState, engine.LevelReader | None, epoch)
-    validated = Signal(int, object)  # revision, tuple[engine.Problem, ...] | None (stale)
+    __slots__ = ("revision",)
 
     def __init__(self) -> None:
-        super().__init__()
-        self.latest = 0  # the newest revision asked for; a worker reads it (an int: atomic)
+        self.revision = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,51 +131,33 @@ class _Snapshot:
         return doc
 
 
-class _Job(QRunnable):
-    """Reads one snapshot in the pool (edits the level's reader, or builds one)."""
-
-    def __init__(self, snapshot: _Snapshot, relay: _Relay) -> None:
-        super().__init__()
-        self._snapshot = snapshot
-        self._relay = relay
-
-    def run(self) -> None:
-        snap = self._snapshot
-        reader = snap.reader
-        if reader is None:
-            reader = engine.LevelReader.from_document(snap.document())
-        else:
-            reader.edit(
-                {
-                    (pos.x, pos.y): [(pc.id, pc.kind, pc.token) for pc in snap.cells.get(pos, ())]
-                    for pos in snap.changed
-                }
-            )
-        analysis = engine.LevelAnalysis() if reader is None else reader.analyze()
-        words = {i: (text, Pos(x, y)) for i, text, x, y in analysis.words}
-        by_cell = _cell_properties(snap.cells, analysis) if snap.cell_properties else None
-        state = AnalysisState(snap.level, analysis, words, False, snap.revision, by_cell)
-        if snap.derivations:
-            derived = {name: derive(state) for name, derive in snap.derivations}
-            state = replace(state, derived=derived)
-        self._relay.read.emit(snap.revision, (state, reader, snap.epoch))
+def _read(snap: _Snapshot) -> tuple[AnalysisState, engine.LevelReader | None, int]:
+    """On a worker: read one snapshot (edit the level's reader, or build one)."""
+    reader = snap.reader
+    if reader is None:
+        reader = engine.LevelReader.from_document(snap.document())
+    else:
+        reader.edit(
+            {
+                (pos.x, pos.y): [(pc.id, pc.kind, pc.token) for pc in snap.cells.get(pos, ())]
+                for pos in snap.changed
+            }
+        )
+    analysis = engine.LevelAnalysis() if reader is None else reader.analyze()
+    words = {i: (text, Pos(x, y)) for i, text, x, y in analysis.words}
+    by_cell = _cell_properties(snap.cells, analysis) if snap.cell_properties else None
+    state = AnalysisState(snap.level, analysis, words, False, snap.revision, by_cell)
+    if snap.derivations:
+        derived = {name: derive(state) for name, derive in snap.derivations}
+        state = replace(state, derived=derived)
+    return state, reader, snap.epoch
 
 
-class _Validation(QRunnable):
-    """Validates one snapshot in the pool, unless an edit made it stale first."""
-
-    def __init__(self, snapshot: _Snapshot, relay: _Relay) -> None:
-        super().__init__()
-        self._snapshot = snapshot
-        self._relay = relay
-
-    def run(self) -> None:
-        snap = self._snapshot
-        if self._relay.latest != snap.revision:
-            self._relay.validated.emit(snap.revision, None)
-            return
-        problems = engine.check_level(snap.document(), nouns=snap.nouns)
-        self._relay.validated.emit(snap.revision, problems)
+def _validate(snap: _Snapshot, latest: _Latest) -> tuple[engine.Problem, ...] | None:
+    """On a worker: the snapshot's problems, or ``None`` when an edit made it stale first."""
+    if latest.revision != snap.revision:
+        return None
+    return engine.check_level(snap.document(), nouns=snap.nouns)
 
 
 def _cell_properties(
@@ -205,14 +186,10 @@ class AnalysisService(QObject):
         parent: QObject | None = None,
         *,
         delay_ms: int = DEBOUNCE_MS,
-        pool: QThreadPool | None = None,
     ) -> None:
         super().__init__(parent)
         self._session = session
-        self._pool = pool or QThreadPool.globalInstance()
-        self._relay = _Relay()
-        self._relay.read.connect(self._on_read)
-        self._relay.validated.connect(self._on_validated)
+        self._latest = _Latest()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._delay = delay_ms
@@ -286,7 +263,7 @@ class AnalysisService(QObject):
     def refresh(self) -> None:
         """Read the level again after the usual pause (a change the service cannot see)."""
         self._revision += 1
-        self._relay.latest = self._revision
+        self._latest.revision = self._revision
         self._validate_timer.stop()
         self._timer.start(self._delay)
 
@@ -312,7 +289,7 @@ class AnalysisService(QObject):
         self.changed.emit()
         if level is not None:
             self._revision += 1
-            self._relay.latest = self._revision
+            self._latest.revision = self._revision
             self._timer.start(0)  # a switch shows at once; edits wait for a pause
 
     def _snapshot(self, level: LevelDocument, **reading: Any) -> _Snapshot:
@@ -343,7 +320,12 @@ class AnalysisService(QObject):
         self._reader = None  # the job holds it now; it comes back with the reading
         self._changed.clear()
         self._running = True
-        self._pool.start(_Job(snapshot, self._relay))
+        revision = snapshot.revision
+        run_in_background(
+            lambda: _read(snapshot),
+            lambda found, failure: self._on_read(revision, found, failure),
+            owner=self,
+        )
 
     def _start_validation(self) -> None:
         current = self._current
@@ -352,12 +334,22 @@ class AnalysisService(QObject):
         if current.revision != self._revision or current.validated:
             return
         self._running = True
-        self._pool.start(_Validation(self._snapshot(self._level), self._relay))
+        snapshot, latest = self._snapshot(self._level), self._latest
+        run_in_background(
+            lambda: _validate(snapshot, latest),
+            lambda problems, failure: self._on_validated(snapshot.revision, problems, failure),
+            owner=self,
+        )
 
     def _on_read(
-        self, revision: int, found: tuple[AnalysisState, engine.LevelReader | None, int]
+        self,
+        revision: int,
+        found: tuple[AnalysisState, engine.LevelReader | None, int] | None,
+        failure: TaskFailure | None,
     ) -> None:
         self._running = False
+        if failure is not None or found is None:
+            raise failure.error if failure is not None else AssertionError("no reading")
         state, reader, epoch = found
         if state.level is self._level and epoch == self._epoch:
             self._reader = reader  # it has read every edit up to this job's snapshot
@@ -368,8 +360,15 @@ class AnalysisService(QObject):
         elif not self._timer.isActive() and self._level is not None:
             self._start()  # edits came while the job ran: read the newest board now
 
-    def _on_validated(self, revision: int, problems: tuple[engine.Problem, ...] | None) -> None:
+    def _on_validated(
+        self,
+        revision: int,
+        problems: tuple[engine.Problem, ...] | None,
+        failure: TaskFailure | None,
+    ) -> None:
         self._running = False
+        if failure is not None:
+            raise failure.error
         current = self._current
         fresh = current is not None and current.revision == revision == self._revision
         if problems is not None and fresh and current is not None:

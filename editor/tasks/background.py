@@ -30,14 +30,23 @@ the longest pause of the UI thread near one step of the work; and it should run
 each step under :func:`collector_paused`, so its temporaries never trigger a full
 garbage collection, which would pause the UI thread far longer.
 
-The tests' ``_no_dangling_tasks`` fixture waits for the global pool, so a test
-never leaves a task running into the next one.
+Worker threads never call Qt. A result travels back through a plain Python queue
+that the UI thread empties on a short timer while work is outstanding
+(:func:`run_in_background`; the solver pool reads its pipes the same way). An
+earlier design emitted queued signals from the workers: PySide copies a Python
+argument of a queued signal under one of Qt's internal locks and needs the
+interpreter lock to do it, while the UI thread may hold the interpreter lock and
+wait for that Qt lock, a deadlock no timeout can break. It hung a CI run.
+
+The tests' ``_no_dangling_tasks`` fixture waits for the workers (:func:`wait_idle`),
+so a test never leaves a task running into the next one.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import queue
 import sys
 import threading
 import time
@@ -46,7 +55,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -133,15 +143,161 @@ class TaskResult(Generic[R]):
     value: R
 
 
-class _Relay(QObject):
-    """Carries a task's outcome from the worker thread to the UI thread (a queued signal).
+#: How often the UI thread collects finished work while some is outstanding (ms).
+COLLECT_MS = 4
+#: Worker threads. They share one interpreter, so more would not compute faster;
+#: a few keep a long task (a whole pack's check) from holding up a short one.
+WORKERS = 4
 
-    It has no parent and lives as long as a runner or a task still refers to it, so
-    a task that ends after its runner was destroyed emits into a live object whose
-    connections are already gone, instead of into a deleted one.
+
+class _Workers:
+    """A few daemon threads that run plain Python callables; no Qt is involved.
+
+    Daemon threads, like Qt's pool threads, do not hold the process open at exit.
     """
 
-    done = Signal(int, bool, object)  # task number, ok, value or TaskFailure
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._pending = 0  # queued or running
+        self._idle = 0  # threads waiting for a job
+        self._changed = threading.Condition()
+
+    def start(self, job: Callable[[], None]) -> None:
+        with self._changed:
+            self._pending += 1
+            if self._idle > 0:
+                self._idle -= 1
+            elif len(self._threads) < self._size:
+                name = f"rulegrid-task-{len(self._threads) + 1}"
+                thread = threading.Thread(target=self._serve, name=name, daemon=True)
+                self._threads.append(thread)
+                thread.start()
+        self._jobs.put(job)
+
+    def _serve(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                job()  # never raises: run_in_background catches everything
+            finally:
+                del job  # keep nothing of a finished job alive on this thread
+                with self._changed:
+                    self._pending -= 1
+                    self._idle += 1
+                    self._changed.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._pending == 0, timeout)
+
+
+_workers = _Workers(WORKERS)
+
+_Delivery = Callable[[Any, "TaskFailure | None"], None]
+
+
+class _Mailbox(QObject):
+    """Lives on the UI thread; worker threads leave results in its queue and it delivers them.
+
+    Who receives a result (``owner``, ``deliver``) stays on the UI thread, under a
+    ticket; a worker only sees the ticket. Everything a worker made or used is
+    posted along, so the last reference to it (a document, a QObject) dies here,
+    never on a worker thread. The timer runs only while results are expected; a
+    tick with an empty queue costs microseconds.
+    """
+
+    def __init__(self, parent: QObject | None) -> None:
+        super().__init__(parent)
+        self._mail: queue.SimpleQueue[tuple[int, list[Any]]] = queue.SimpleQueue()
+        self._waiting: dict[int, tuple[QObject | None, _Delivery]] = {}
+        self._tickets = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(COLLECT_MS)
+        self._timer.timeout.connect(self.collect)
+
+    def expect(self, owner: QObject | None, deliver: _Delivery) -> int:
+        self._tickets += 1
+        self._waiting[self._tickets] = (owner, deliver)
+        if not self._timer.isActive():
+            self._timer.start()
+        return self._tickets
+
+    def post(self, ticket: int, parcel: list[Any]) -> None:
+        """Any thread: leave ``[work, outcome, failure]`` (plain Python; the queue is thread-safe)."""
+        self._mail.put((ticket, parcel))
+
+    def collect(self) -> None:
+        """Deliver everything that arrived; skip owners destroyed meanwhile."""
+        while True:
+            try:
+                ticket, parcel = self._mail.get_nowait()
+            except queue.Empty:
+                break
+            work, outcome, failure = parcel
+            parcel.clear()
+            del work
+            owner, deliver = self._waiting.pop(ticket)
+            if not self._waiting:
+                self._timer.stop()
+            if owner is None or shiboken6.isValid(owner):
+                deliver(outcome, failure)
+
+
+_mailbox: _Mailbox | None = None
+
+
+def _the_mailbox() -> _Mailbox:
+    global _mailbox
+    if _mailbox is None or not shiboken6.isValid(_mailbox):
+        app = QCoreApplication.instance()
+        if app is None:
+            raise RuntimeError("background work needs a QApplication")
+        _mailbox = _Mailbox(app)
+    return _mailbox
+
+
+def run_in_background(
+    work: Callable[[], R],
+    deliver: Callable[[R | None, TaskFailure | None], None],
+    *,
+    owner: QObject | None = None,
+) -> None:
+    """Run ``work()`` on a worker thread; then, on the UI thread, ``deliver(result, failure)``.
+
+    Call it from the UI thread. ``failure`` is ``None`` unless ``work`` raised
+    (its ``task`` is 0: callers number their own tasks). ``deliver`` is skipped
+    when ``owner`` has been destroyed meanwhile: a closed window hears nothing.
+    ``work`` should hold plain data, not QObjects: it runs on another thread.
+    """
+    mailbox = _the_mailbox()
+    ticket = mailbox.expect(owner, deliver)
+    box: list[Callable[[], R]] = [work]
+    del work
+
+    def job() -> None:
+        # The parcel carries the work, its outcome and its failure to the UI thread,
+        # which empties it: what it holds is released there, not here.
+        parcel: list[Any] = [box.pop(), None, None]
+        try:
+            parcel[1] = parcel[0]()
+        except BaseException as exc:  # surfaced to the caller, never swallowed
+            parcel[2] = TaskFailure(0, exc, traceback.format_exc())
+        mailbox.post(ticket, parcel)
+
+    _workers.start(job)
+
+
+def wait_idle(timeout: float) -> bool:
+    """Block until no background work is queued or running (tests, benchmarks, exit)."""
+    return _workers.wait_idle(timeout)
+
+
+def collect_now() -> None:
+    """Deliver finished work at once rather than at the next tick (tests, benchmarks)."""
+    if _mailbox is not None and shiboken6.isValid(_mailbox):
+        _mailbox.collect()
 
 
 @dataclass(slots=True)
@@ -160,12 +316,9 @@ class TaskRunner(QObject, Generic[S, R]):
     failed = Signal(object)  # TaskFailure
     busy_changed = Signal(bool)
 
-    def __init__(self, parent: QObject | None = None, *, pool: QThreadPool | None = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         share_interpreter_fairly()
-        self._pool = pool if pool is not None else QThreadPool.globalInstance()
-        self._relay = _Relay()
-        self._relay.done.connect(self._on_relay_done)
         self._count = 0
         self._running: _Task[S, R] | None = None
         self._queued: _Task[S, R] | None = None
@@ -193,32 +346,23 @@ class TaskRunner(QObject, Generic[S, R]):
 
     def _start(self, task: _Task[S, R]) -> None:
         self._running = task
-        relay = self._relay
+        run_in_background(
+            lambda: task.work(task.snapshot, task.token),
+            lambda value, failure: self._on_done(task.number, value, failure),
+            owner=self,
+        )
 
-        def run() -> None:
-            try:
-                outcome: object = task.work(task.snapshot, task.token)
-                ok = True
-            except BaseException as exc:  # surfaced on ``failed``, never swallowed
-                outcome = TaskFailure(task.number, exc, traceback.format_exc())
-                ok = False
-            with contextlib.suppress(RuntimeError):  # the application is gone: no one to tell
-                relay.done.emit(task.number, ok, outcome)
-
-        self._pool.start(run)
-
-    def _on_relay_done(self, number: int, ok: bool, outcome: object) -> None:
+    def _on_done(self, number: int, value: R | None, failure: TaskFailure | None) -> None:
         task = self._running
         if task is None or task.number != number:
             return  # cannot happen: one task runs at a time
         self._running = None
-        if not ok:  # even from a stale task: a failure is never swallowed
-            assert isinstance(outcome, TaskFailure)
-            self.failed.emit(outcome)
+        if failure is not None:  # even from a stale task: a failure is never swallowed
+            self.failed.emit(TaskFailure(number, failure.error, failure.traceback))
         elif task.token.cancelled():
-            self.superseded.emit(TaskResult(number, outcome))
+            self.superseded.emit(TaskResult(number, value))
         else:
-            self.finished.emit(TaskResult(number, outcome))
+            self.finished.emit(TaskResult(number, value))
         queued, self._queued = self._queued, None
         if queued is not None:
             self._start(queued)

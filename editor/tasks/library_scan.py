@@ -9,14 +9,14 @@ folder is read.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 import engine
+from editor.tasks.background import run_in_background
 
 #: Packs listed from the folder; far more than anyone installs by hand, and few
 #: enough that the list (a thumbnail each) opens in a second.
@@ -77,26 +77,27 @@ class LibraryScanner(QObject):
     """Reads the folder on the thread pool; ``scanned`` delivers the newest reading."""
 
     scanned = Signal(object)  # Library
-    _finished = Signal(int, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._ticket = 0
-        self._finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
 
     def start(self, folder: Path) -> None:
         self._ticket += 1
         ticket = self._ticket
-        QThreadPool.globalInstance().start(lambda: self._work(ticket, folder))
+        run_in_background(
+            lambda: _scan(folder),
+            lambda library, failure: self._on_finished(ticket, library),
+            owner=self,
+        )
 
-    def _work(self, ticket: int, folder: Path) -> None:
-        try:
-            library = read_library(folder)
-        except Exception as exc:  # an engine bug: say so rather than never answer
-            library = Library(folder, error=f"{type(exc).__name__}: {exc}")
-        with contextlib.suppress(RuntimeError):  # the dialog closed meanwhile
-            self._finished.emit(ticket, library)
-
-    def _on_finished(self, ticket: int, library: Library) -> None:
-        if ticket == self._ticket:
+    def _on_finished(self, ticket: int, library: Library | None) -> None:
+        if ticket == self._ticket and library is not None:
             self.scanned.emit(library)
+
+
+def _scan(folder: Path) -> Library:
+    try:
+        return read_library(folder)
+    except Exception as exc:  # an engine bug: say so rather than never answer
+        return Library(folder, error=f"{type(exc).__name__}: {exc}")

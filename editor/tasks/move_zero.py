@@ -17,12 +17,11 @@ the UI thread, never swallowed.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 import engine
 from editor.connections import Connections
@@ -30,6 +29,7 @@ from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, Pos, Stack
 from editor.tasks.analysis import AnalysisService, AnalysisState
+from editor.tasks.background import TaskFailure, run_in_background
 
 Cell = tuple[int, int]
 
@@ -135,27 +135,6 @@ class _Snapshot:
         }
 
 
-class _Relay(QObject):
-    """Carries a worker's result to the UI thread (a queued signal)."""
-
-    done = Signal(int, object)  # revision, (paths, problem) | BaseException
-
-
-class _Job(QRunnable):
-    def __init__(self, relay: _Relay, revision: int, snapshot: _Snapshot, beats: int) -> None:
-        super().__init__()
-        self._relay, self._revision, self._snapshot, self._beats = relay, revision, snapshot, beats
-
-    def run(self) -> None:
-        result: object
-        try:
-            result = preview(self._snapshot.to_data(), self._beats)
-        except BaseException as exc:  # handed to the UI thread, which raises it again
-            result = exc
-        with contextlib.suppress(RuntimeError):  # the window closed meanwhile: nobody to tell
-            self._relay.done.emit(self._revision, result)
-
-
 class MoveZeroFollower(QObject):
     """The move-0 facts of the session's current level: the shared reading plus ghost paths."""
 
@@ -173,8 +152,6 @@ class MoveZeroFollower(QObject):
         self._wanted = False  # whether the ghost preview is shown
         self._revision = 0  # grows with every change the paths must follow
         self._running = False
-        self._relay = _Relay(self)
-        self._relay.done.connect(self._on_done)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -247,13 +224,17 @@ class MoveZeroFollower(QObject):
         if level is None or self._running or not self._wanted:
             return  # a running job restarts the timer when it ends
         self._running = True
-        job = _Job(self._relay, self._revision, _Snapshot.of(level), self._beats)
-        QThreadPool.globalInstance().start(job)
+        revision, snapshot, beats = self._revision, _Snapshot.of(level), self._beats
+        run_in_background(
+            lambda: preview(snapshot.to_data(), beats),
+            lambda result, failure: self._on_done(revision, result, failure),
+            owner=self,
+        )
 
-    def _on_done(self, revision: int, result: object) -> None:
+    def _on_done(self, revision: int, result: object, failure: TaskFailure | None) -> None:
         self._running = False
-        if isinstance(result, BaseException):
-            raise result
+        if failure is not None:
+            raise failure.error
         if revision != self._revision:
             if self._wanted:
                 self._timer.start()  # the level changed meanwhile: compute again

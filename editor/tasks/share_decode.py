@@ -8,12 +8,12 @@ delivered, so a second paste supersedes the first.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 import engine
+from editor.tasks.background import run_in_background
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +30,11 @@ class ShareDecoder(QObject):
 
     decoded = Signal(object)  # Decoded
     busy_changed = Signal(bool)
-    _finished = Signal(int, object)  # (ticket, Decoded), from the worker
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._ticket = 0
         self._running = 0
-        self._finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
 
     @property
     def busy(self) -> bool:
@@ -48,27 +46,31 @@ class ShareDecoder(QObject):
         self._running += 1
         if self._running == 1:
             self.busy_changed.emit(True)
-        QThreadPool.globalInstance().start(lambda: self._work(ticket, text, source))
+        run_in_background(
+            lambda: _decode(text, source),
+            lambda outcome, failure: self._on_finished(ticket, outcome),
+            owner=self,
+        )
 
-    def _work(self, ticket: int, text: str, source: str) -> None:
-        try:
-            outcome = Decoded(source, engine.share.decode(text), None)
-        except engine.ValidationError as exc:  # ShareError: not a readable payload
-            outcome = Decoded(source, None, exc)
-        except Exception as exc:  # an engine bug must still end the wait, with a reason
-            error = engine.ValidationError.single(
-                "",
-                "checker-error",
-                f"Rulegrid could not read this payload ({type(exc).__name__}: {str(exc)[:160]})",
-                pack="<share>",
-            )
-            outcome = Decoded(source, None, error)
-        with contextlib.suppress(RuntimeError):  # the window closed meanwhile
-            self._finished.emit(ticket, outcome)
-
-    def _on_finished(self, ticket: int, outcome: Decoded) -> None:
+    def _on_finished(self, ticket: int, outcome: Decoded | None) -> None:
         self._running -= 1
         if self._running == 0:
             self.busy_changed.emit(False)
-        if ticket == self._ticket:
+        if ticket == self._ticket and outcome is not None:
             self.decoded.emit(outcome)
+
+
+def _decode(text: str, source: str) -> Decoded:
+    """On a worker: never raises, so every decode ends the wait with an answer."""
+    try:
+        return Decoded(source, engine.share.decode(text), None)
+    except engine.ValidationError as exc:  # ShareError: not a readable payload
+        return Decoded(source, None, exc)
+    except Exception as exc:  # an engine bug must still end the wait, with a reason
+        error = engine.ValidationError.single(
+            "",
+            "checker-error",
+            f"Rulegrid could not read this payload ({type(exc).__name__}: {str(exc)[:160]})",
+            pack="<share>",
+        )
+        return Decoded(source, None, error)

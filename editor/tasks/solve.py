@@ -11,7 +11,7 @@ costs about half a second), hands each a job, and polls their pipes from a
 UI thread, and a poll costs microseconds. Inputs are plain data captured when a
 job is submitted (``level.to_data()``), never documents. A pool holds workers only
 while it has work: idle workers wait in a process-wide host, the way
-``QThreadPool.globalInstance()`` keeps threads, so the next job or the next
+Qt's global thread pool keeps threads, so the next job or the next
 window's pool reuses them; workers left at exit are terminated.
 
 Cancel is cooperative and quick (a shared integer the solver reads before every

@@ -11,7 +11,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QThreadPool
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 import engine
@@ -20,6 +20,7 @@ from editor.documents.session import Session
 from editor.io.clipboard import release_clipboard
 from editor.main_window import MainWindow
 from editor.settings import EditorSettings
+from editor.tasks import background
 from editor.views.theme import LIGHT, apply_theme
 from tests.editor.scripted_dialogs import ScriptedDialogs
 
@@ -56,7 +57,7 @@ def _clipboard_released(qapp: QApplication) -> Iterator[None]:
 def _no_dangling_tasks() -> Iterator[None]:
     """Fail a test that leaves a background task running (they cause flaky crashes)."""
     yield
-    assert QThreadPool.globalInstance().waitForDone(5_000), "background task still running"
+    assert background.wait_idle(5.0), "background task still running"
 
 
 @pytest.fixture(autouse=True)
