@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -30,7 +30,13 @@ from editor.commands import (
     PaintCellsCommand,
     UnshownEntitiesCommand,
 )
-from editor.documents.reading import is_int, place_unshown, read_level, unexplained_changes
+from editor.documents.reading import (
+    LevelParts,
+    is_int,
+    place_unshown,
+    read_level,
+    unexplained_changes,
+)
 from editor.documents.values import (
     EMPTY,
     OBJECT,
@@ -107,48 +113,22 @@ class LevelDocument(QObject):
         paint would overflow on. The pack reader has already refused what no JSON
         text can hold (``engine.structure_problems``).
         """
-        parts = read_level(data, fallback_id=fallback_id)
-        if notes is None and parts.notes:
-            raise ValueError(f"level {parts.properties.level_id}: {parts.notes[0].message}")
-        stacks = {p: tuple(s) for p, s in parts.stacks.items()}
-        level = cls(
+        return cls.from_parts(read_level_parts(data, notes, fallback_id=fallback_id))
+
+    @classmethod
+    def from_parts(cls, parts: LevelParts) -> LevelDocument:
+        """The document of parts :func:`read_level_parts` made (on any thread)."""
+        return cls(
             parts.properties,
-            stacks,
+            cast("dict[Pos, Stack]", parts.stacks),  # read_level_parts made them tuples
             parts.extra,
             unshown=parts.unshown,
             entity_extra=parts.entity_extra,
         )
-        if notes is not None:
-            found = parts.notes
-            found += unexplained_changes(data, level.to_data(), found)
-            notes += [n.located(pack=None, level=level.level_id) for n in found]
-        return level
 
     def to_data(self) -> dict[str, Any]:
         """The level document: entities row-major, each stack bottom first."""
-        p = self._props
-        data: dict[str, Any] = {"id": p.level_id}
-        if p.title:
-            data["title"] = p.title
-        if p.author:
-            data["author"] = p.author
-        data["width"], data["height"] = p.width, p.height
-        extras = self._entity_extra
-        data["entities"] = [
-            {
-                "id": pc.id,
-                "kind": pc.kind,
-                ("noun" if pc.kind == OBJECT else "text"): pc.token,
-                "x": pos.x,
-                "y": pos.y,
-                **(copy.deepcopy(extras[pc.id]) if pc.id in extras else {}),
-            }
-            for pos in sorted(self._cells, key=lambda q: (q.y, q.x))
-            for pc in self._cells[pos]
-        ]
-        data["entities"] += copy.deepcopy(list(self._unshown))  # kept, after the board's
-        data.update(copy.deepcopy(self._extra))  # callers may mutate what they get
-        return data
+        return level_data(self._props, self._cells, self._entity_extra, self._unshown, self._extra)
 
     @property
     def properties(self) -> LevelProperties:
@@ -390,3 +370,66 @@ class LevelDocument(QObject):
         else:
             self._extra[key] = value
         self.authored_changed.emit(key)
+
+
+def read_level_parts(
+    data: Mapping[str, Any],
+    notes: list[engine.Problem] | None = None,
+    *,
+    fallback_id: str = "level",
+) -> LevelParts:
+    """:meth:`LevelDocument.from_data` without the QObject: plain data, safe off the UI thread.
+
+    Opening a large pack reads every level on a worker and makes the documents on
+    the UI thread, where QObjects belong (a QObject made on a worker, with its
+    Python-connected signals, risks a deadlock between the interpreter lock and
+    Qt's own locks).
+    """
+    parts = read_level(data, fallback_id=fallback_id)
+    if notes is None and parts.notes:
+        raise ValueError(f"level {parts.properties.level_id}: {parts.notes[0].message}")
+    stacks: dict[Pos, Stack] = {p: tuple(s) for p, s in parts.stacks.items() if s}
+    parts.stacks = cast("dict[Pos, list[Piece]]", stacks)  # read-only from here: tuples
+    if notes is not None:
+        found = parts.notes
+        written = level_data(
+            parts.properties,
+            stacks,
+            parts.entity_extra,
+            parts.unshown,
+            parts.extra,
+        )
+        found += unexplained_changes(data, written, found)
+        notes += [n.located(pack=None, level=parts.properties.level_id) for n in found]
+    return parts
+
+
+def level_data(
+    props: LevelProperties,
+    cells: Mapping[Pos, Stack],
+    entity_extra: Mapping[int, Mapping[str, Any]],
+    unshown: Iterable[Any],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A level document from its parts: entities row-major, each stack bottom first."""
+    data: dict[str, Any] = {"id": props.level_id}
+    if props.title:
+        data["title"] = props.title
+    if props.author:
+        data["author"] = props.author
+    data["width"], data["height"] = props.width, props.height
+    data["entities"] = [
+        {
+            "id": pc.id,
+            "kind": pc.kind,
+            ("noun" if pc.kind == OBJECT else "text"): pc.token,
+            "x": pos.x,
+            "y": pos.y,
+            **(copy.deepcopy(entity_extra[pc.id]) if pc.id in entity_extra else {}),
+        }
+        for pos in sorted(cells, key=lambda q: (q.y, q.x))
+        for pc in cells[pos]
+    ]
+    data["entities"] += copy.deepcopy(list(unshown))  # kept, after the board's
+    data.update(copy.deepcopy(dict(extra)))  # callers may mutate what they get
+    return data

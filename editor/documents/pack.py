@@ -9,10 +9,10 @@ while that history is away from its clean (saved) index.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -26,9 +26,9 @@ from editor.commands import (
     RemoveLevelCommand,
 )
 from editor.connections import Connections
-from editor.documents.level import LevelDocument
-from editor.documents.reading import NOT_SHOWN, unexplained_changes
-from editor.documents.values import LevelProperties, NounSpec, PackProperties
+from editor.documents.level import LevelDocument, level_data, read_level_parts
+from editor.documents.reading import NOT_SHOWN, LevelParts, unexplained_changes
+from editor.documents.values import LevelProperties, NounSpec, PackProperties, Pos, Stack
 
 FORMAT, VERSION = "rulegrid-pack", 1
 #: Pack keys the editor edits itself; every other key is carried through unchanged.
@@ -129,66 +129,16 @@ class PackDocument(QObject):
                 whose nouns or levels are not there to read, or with a size the grid
                 does not allow.
         """
-        if notes is not None:
-            problems = engine.structure_problems(data)
-            if problems:
-                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-                first = problems[0]
-                raise ValueError(f"{first.pointer or '/'}: {first.message}{more}")
-        found: list[engine.Problem] = []
-        props = _pack_properties(data, path, found)
-        raw_nouns = data.get("nouns", {})
-        if not isinstance(raw_nouns, Mapping):
-            raise ValueError("the pack's 'nouns' is not an object")
-        nouns: dict[str, NounSpec] = {}
-        kept_styles: dict[str, Any] = {}
-        for name, style in raw_nouns.items():
-            spec = _noun_spec(style)
-            if spec is None:  # shown grey; the style is written back as the author wrote it
-                kept_styles[str(name)] = copy.deepcopy(style)
-                spec = NounSpec(UNSHOWN_NOUN_COLOR)
-            nouns[str(name)] = spec
-        raw_levels = data.get("levels", [])
-        if not isinstance(raw_levels, list):
-            raise ValueError("the pack's 'levels' is not a list")
-        levels = []
-        for index, raw in enumerate(raw_levels):
-            if not isinstance(raw, Mapping):
-                raise ValueError(f"level {index + 1} of the pack is not an object")
-            level_notes: list[engine.Problem] = []
-            level = LevelDocument.from_data(raw, level_notes, fallback_id=f"level-{index + 1}")
-            found += [
-                n.located(pack=None, level=n.level, prefix=f"/levels/{index}") for n in level_notes
-            ]
-            levels.append(level)
-        extra = {k: copy.deepcopy(v) for k, v in data.items() if k not in _OWN_KEYS}
-        pack = cls(props, nouns, levels, path=path, folder=folder, extra=extra)
-        pack._kept_styles = kept_styles
-        found += [
-            engine.Problem(
-                f"/nouns/{name}",
-                NOT_SHOWN,
-                f"the style of {name} is not one the editor can show; it is kept as written",
-            )
-            for name in kept_styles
-        ]
-        if "levels" not in data:
-            found.append(
-                engine.Problem(
-                    "/levels", "missing-field", "the pack has no levels; it is now empty"
-                )
-            )
-        if notes is not None:  # a repair: say what differs from the file, whatever it is
-            shell = {k: v for k, v in data.items() if k != "levels"}
-            after = {k: v for k, v in pack.shell_data().items() if k != "levels"}
-            found += unexplained_changes(shell, after, found)
-        located = [n.located(pack=props.pack_id, level=n.level) for n in found]
-        if notes is None:
-            if located:
-                raise ValueError(located[0].message)
-        else:
-            notes += located
-        return pack
+        return cls.from_plan(read_pack_plan(data, path=path, folder=folder, notes=notes))
+
+    @classmethod
+    def from_plan(cls, plan: PackPlan) -> PackDocument:
+        """The document of a plan, at once (:meth:`building` does it a level at a time)."""
+        built = PackBuilder(plan)
+        for _ in built.steps():
+            pass
+        assert built.document is not None
+        return built.document
 
     def to_data(self) -> dict[str, Any]:
         data = self.shell_data()
@@ -197,27 +147,7 @@ class PackDocument(QObject):
 
     def shell_data(self) -> dict[str, Any]:
         """The pack document with an empty ``levels`` list: what pack-wide checks read."""
-        p = self._props
-        extra = self._extra
-        data: dict[str, Any] = {
-            "format": extra.get("format", FORMAT),
-            "version": extra.get("version", VERSION),
-            "id": p.pack_id,
-            "title": p.title,
-        }
-        if p.author:
-            data["author"] = p.author
-        if p.description:
-            data["description"] = p.description
-        data["nouns"] = {
-            name: copy.deepcopy(self._kept_styles[name])
-            if name in self._kept_styles
-            else ({"color": s.color, "glyph": s.glyph} if s.glyph else {"color": s.color})
-            for name, s in self._nouns.items()
-        }
-        data["levels"] = []
-        data.update({k: copy.deepcopy(v) for k, v in extra.items() if k not in data})
-        return data
+        return shell_data(self._props, self._nouns, self._kept_styles, self._extra)
 
     @property
     def changed_on_open(self) -> tuple[engine.Problem, ...]:
@@ -357,6 +287,11 @@ class PackDocument(QObject):
         self.properties_changed.emit()
 
     # ---------------------------------------------------------------- internal
+    def _append_built(self, level: LevelDocument) -> None:
+        """Add a level while the document is being built (no history, no signals)."""
+        self._adopt(level)
+        self._levels.append(level)
+
     def _adopt(self, level: LevelDocument) -> None:
         level.setParent(self)
         level.attach_history(self.undo_stack)
@@ -417,3 +352,144 @@ def _noun_spec(style: object) -> NounSpec | None:
     if not isinstance(glyph, str) or set(style) - {"color", "glyph"}:
         return None
     return NounSpec(style["color"], glyph)
+
+
+def shell_data(
+    props: PackProperties,
+    nouns: Mapping[str, NounSpec],
+    kept_styles: Mapping[str, Any],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A pack document with an empty ``levels`` list, from its parts."""
+    data: dict[str, Any] = {
+        "format": extra.get("format", FORMAT),
+        "version": extra.get("version", VERSION),
+        "id": props.pack_id,
+        "title": props.title,
+    }
+    if props.author:
+        data["author"] = props.author
+    if props.description:
+        data["description"] = props.description
+    data["nouns"] = {
+        name: copy.deepcopy(kept_styles[name])
+        if name in kept_styles
+        else ({"color": s.color, "glyph": s.glyph} if s.glyph else {"color": s.color})
+        for name, s in nouns.items()
+    }
+    data["levels"] = []
+    data.update({k: copy.deepcopy(v) for k, v in extra.items() if k not in data})
+    return data
+
+
+@dataclass(slots=True)
+class PackPlan:
+    """A pack document read into plain parts, with no QObject in it.
+
+    Reading is the slow part of opening and is pure Python, so it can run on a
+    worker; making the documents (QObjects, with signals connected to Python) must
+    happen on the UI thread: :class:`PackBuilder` does it a level at a time.
+    """
+
+    properties: PackProperties
+    nouns: dict[str, NounSpec]
+    kept_styles: dict[str, Any]
+    levels: list[LevelParts]
+    extra: dict[str, Any]
+    path: Path | None = None
+    folder: bool = False
+
+    def level_data(self, index: int) -> dict[str, Any]:
+        """Level ``index`` as its document will write it (``LevelDocument.to_data()``)."""
+        parts = self.levels[index]
+        cells = cast("dict[Pos, Stack]", parts.stacks)  # read_level_parts made them tuples
+        return level_data(parts.properties, cells, parts.entity_extra, parts.unshown, parts.extra)
+
+
+def read_pack_plan(
+    data: Mapping[str, Any],
+    *,
+    path: Path | None = None,
+    folder: bool = False,
+    notes: list[engine.Problem] | None = None,
+) -> PackPlan:
+    """:meth:`PackDocument.from_data`'s reading, safe off the UI thread (same errors)."""
+    if notes is not None:
+        problems = engine.structure_problems(data)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            first = problems[0]
+            raise ValueError(f"{first.pointer or '/'}: {first.message}{more}")
+    found: list[engine.Problem] = []
+    props = _pack_properties(data, path, found)
+    raw_nouns = data.get("nouns", {})
+    if not isinstance(raw_nouns, Mapping):
+        raise ValueError("the pack's 'nouns' is not an object")
+    nouns: dict[str, NounSpec] = {}
+    kept_styles: dict[str, Any] = {}
+    for name, style in raw_nouns.items():
+        spec = _noun_spec(style)
+        if spec is None:  # shown grey; the style is written back as the author wrote it
+            kept_styles[str(name)] = copy.deepcopy(style)
+            spec = NounSpec(UNSHOWN_NOUN_COLOR)
+        nouns[str(name)] = spec
+    raw_levels = data.get("levels", [])
+    if not isinstance(raw_levels, list):
+        raise ValueError("the pack's 'levels' is not a list")
+    levels = []
+    for index, raw in enumerate(raw_levels):
+        if not isinstance(raw, Mapping):
+            raise ValueError(f"level {index + 1} of the pack is not an object")
+        level_notes: list[engine.Problem] = []
+        levels.append(read_level_parts(raw, level_notes, fallback_id=f"level-{index + 1}"))
+        found += [
+            n.located(pack=None, level=n.level, prefix=f"/levels/{index}") for n in level_notes
+        ]
+    extra = {k: copy.deepcopy(v) for k, v in data.items() if k not in _OWN_KEYS}
+    found += [
+        engine.Problem(
+            f"/nouns/{name}",
+            NOT_SHOWN,
+            f"the style of {name} is not one the editor can show; it is kept as written",
+        )
+        for name in kept_styles
+    ]
+    if "levels" not in data:
+        found.append(
+            engine.Problem("/levels", "missing-field", "the pack has no levels; it is now empty")
+        )
+    if notes is not None:  # a repair: say what differs from the file, whatever it is
+        shell = {k: v for k, v in data.items() if k != "levels"}
+        after = shell_data(props, nouns, kept_styles, extra)
+        after.pop("levels")
+        found += unexplained_changes(shell, after, found)
+    located = [n.located(pack=props.pack_id, level=n.level) for n in found]
+    if notes is None:
+        if located:
+            raise ValueError(located[0].message)
+    else:
+        notes += located
+    return PackPlan(props, nouns, kept_styles, levels, extra, path, folder)
+
+
+class PackBuilder:
+    """Makes a plan's documents on the UI thread, one level per step of :meth:`steps`.
+
+    Each step costs a few hundredths of a millisecond, so a caller can slice the
+    work between turns of the event loop (``editor.io.waiting.Busy.slices``).
+    """
+
+    def __init__(self, plan: PackPlan) -> None:
+        self.plan = plan
+        self.document: PackDocument | None = None
+
+    def steps(self) -> Iterator[None]:
+        plan = self.plan
+        pack = PackDocument(
+            plan.properties, plan.nouns, [], path=plan.path, folder=plan.folder, extra=plan.extra
+        )
+        pack._kept_styles = plan.kept_styles
+        for parts in plan.levels:
+            pack._append_built(LevelDocument.from_parts(parts))
+            yield
+        self.document = pack

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QWidget
 
 import engine
 from editor.dialogs.questions import Dialogs
-from editor.documents.pack import PackDocument
+from editor.documents.pack import PackBuilder, PackDocument, PackPlan
 from editor.documents.reading import NOT_SHOWN
 from editor.documents.session import Session
 from editor.io.backups import BackupStore
@@ -104,28 +104,34 @@ class PackFiles(QObject):
 
     def _open_now(self, path: Path, trust: str | bool) -> bool:
         self._busy = True
+        document: PackDocument | None = None
+        repaired: PackDocument | None = None
         try:
             with Busy(self._window, f"Opening {path.name}", can_cancel=True) as busy:
                 outcome = busy.run(open_work, OpenRequest(path, trust, busy.progress))
+                opened = outcome.value
+                # The documents are QObjects: made here, on the UI thread, in slices.
+                if opened is not None and not opened.cancelled:
+                    document = self._make(busy, opened.plan)
+                    repaired = self._make(busy, opened.repaired)
         finally:
             self._busy = False
-        opened = outcome.value
         if outcome.failure is not None:
             self._dialogs.error(self._window, "Could not open", f"{path}: {outcome.failure}")
             return False
-        if outcome.cancelled or opened is None or opened.cancelled:
+        if outcome.cancelled or opened is None or opened.cancelled or busy.cancelled:
             self._status(f"Did not open {path.name}: cancelled")
             return False
-        if opened.document is not None:
+        if document is not None:
             if self._validator is not None:  # its first check reuses what opening checked
-                self._validator.seed(opened.document, opened.seeds)
-            self._adopt(opened.document, path)
+                self._validator.seed(document, opened.seeds)
+            self._adopt(document, path)
             self.problems = []
             generated = " (built by pack.py: saving writes a new data pack)" if trust else ""
-            self._status(f"Opened {path.name}: {len(opened.document.levels)} levels{generated}")
+            self._status(f"Opened {path.name}: {document.level_count()} levels{generated}")
             return True
         problems = opened.problems
-        repaired, notes, why_not = opened.repaired, opened.notes, opened.why_not
+        notes, why_not = opened.notes, opened.why_not
         name = problems[0].pack if problems else path.stem
         notes = [n.located(pack=name, level=n.level) for n in notes]
         wants_repair = self._dialogs.show_problems(
@@ -150,6 +156,17 @@ class PackFiles(QObject):
             "(View ▸ Panels ▸ Problems)"
         )
         return True
+
+    @staticmethod
+    def _make(busy: Busy, plan: PackPlan | None) -> PackDocument | None:
+        """The document of ``plan``, a level at a time between turns of the event loop."""
+        if plan is None:
+            return None
+        builder = PackBuilder(plan)
+        busy.progress.begin("Opening the levels", len(plan.levels))
+        if not busy.slices(_counted(builder.steps(), busy.progress)):
+            return None
+        return builder.document
 
     def _trust(self, path: Path) -> str | bool | None:
         """False for data packs; for a ``pack.py`` folder, the digest of the ``pack.py``
@@ -390,3 +407,9 @@ def errors_warning(name: str, problems: list[engine.Problem]) -> str:
         "the pack. The Problems panel (F7) lists them all.\n\n"
         "Save it anyway? Your data is written exactly as it is now."
     )
+
+
+def _counted(steps: Iterator[None], progress: Progress) -> Iterator[None]:
+    for step in steps:
+        progress.step()
+        yield step

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from editor.documents.pack import PackDocument
+from editor.documents.pack import PackDocument, PackPlan, read_pack_plan
 from editor.io.backups import BackupStore
 
 PACK_FILE = "pack.json"
@@ -45,6 +45,14 @@ def is_generated_pack(path: Path) -> bool:
     return path.is_dir() and (path / PACK_MODULE).is_file()
 
 
+@dataclass(slots=True)
+class PlannedOpen:
+    """:class:`OpenResult` with the pack read but not yet made a document (any thread)."""
+
+    plan: PackPlan | None
+    problems: list[engine.Problem] = field(default_factory=list)
+
+
 def open_pack(path: Path, *, trust: bool | str = False) -> OpenResult:
     """Validate the whole pack with the engine; every problem comes back located.
 
@@ -52,14 +60,21 @@ def open_pack(path: Path, *, trust: bool | str = False) -> OpenResult:
     writes a new data pack, because the folder's program would win over the data
     on the next open.
     """
+    planned = plan_open(path, trust=trust)
+    plan = planned.plan
+    return OpenResult(None if plan is None else PackDocument.from_plan(plan), planned.problems)
+
+
+def plan_open(path: Path, *, trust: bool | str = False) -> PlannedOpen:
+    """:func:`open_pack`'s reading, with no QObject made: safe on a worker thread."""
     try:
         pack, written = engine.load_pack_document(path, trust=trust)
     except engine.ValidationError as exc:
-        return OpenResult(None, list(exc.errors))
+        return PlannedOpen(None, list(exc.errors))
     if is_generated_pack(path):
-        return OpenResult(PackDocument.from_pack(pack))
+        return PlannedOpen(read_pack_plan(pack.to_data()))
     # The document as written, not the model's dump: saving it untouched changes nothing.
-    return OpenResult(PackDocument.from_data(written, path=path, folder=path.is_dir()))
+    return PlannedOpen(read_pack_plan(written, path=path, folder=path.is_dir()))
 
 
 def read_for_repair(path: Path) -> tuple[PackDocument, list[engine.Problem]]:
@@ -73,12 +88,17 @@ def read_for_repair(path: Path) -> tuple[PackDocument, list[engine.Problem]]:
             nested too deep, a number too large...), holding what no tool can hold,
             or without the nouns map and the list of level objects every pack needs.
     """
+    return _made(*plan_read_for_repair(path))
+
+
+def plan_read_for_repair(path: Path) -> tuple[PackPlan, list[engine.Problem]]:
+    """:func:`read_for_repair` with no QObject made: safe on a worker thread."""
     file = path / PACK_FILE if path.is_dir() else path
     try:  # the pack reader's own: bounded, and a hostile file is a located problem
         data = engine.read_json_file(file)
     except engine.ValidationError as exc:
         raise RepairImpossibleError(f"cannot read {file.name}: {problem_text(exc)}") from None
-    return repair_document(data, path)
+    return plan_repair(data, path)
 
 
 def repair_document(data: object, path: Path) -> tuple[PackDocument, list[engine.Problem]]:
@@ -87,14 +107,23 @@ def repair_document(data: object, path: Path) -> tuple[PackDocument, list[engine
     Raises:
         RepairImpossibleError: as :func:`read_for_repair`.
     """
+    return _made(*plan_repair(data, path))
+
+
+def plan_repair(data: object, path: Path) -> tuple[PackPlan, list[engine.Problem]]:
+    """:func:`repair_document` with no QObject made: safe on a worker thread."""
     if not isinstance(data, dict):
         raise RepairImpossibleError(f"{path} holds {type(data).__name__}, not a pack object")
     notes: list[engine.Problem] = []
     try:
-        document = PackDocument.from_data(data, path=path, folder=path.is_dir(), notes=notes)
+        plan = read_pack_plan(data, path=path, folder=path.is_dir(), notes=notes)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RepairImpossibleError(f"the pack's structure is broken: {exc}") from None
-    return document, notes
+    return plan, notes
+
+
+def _made(plan: PackPlan, notes: list[engine.Problem]) -> tuple[PackDocument, list[engine.Problem]]:
+    return PackDocument.from_plan(plan), notes
 
 
 def problem_text(error: engine.ValidationError) -> str:

@@ -7,8 +7,10 @@ window holds.
 **Opening** reads the file, checks sizes first, then checks each level with
 ``engine.report_level`` (counting on a :class:`~editor.tasks.progress.Progress`)
 and the pack over those reports with ``engine.check_pack``, which gives exactly
-``engine.load_pack``'s errors. The documents are built here too and handed to the
-UI thread; the reports of levels the editor holds exactly as the file has them
+``engine.load_pack``'s errors. Each level is read here too, into plain parts (a
+``PackPlan``): the UI thread makes the documents from them a level at a time,
+because QObjects must never be made on a worker (they and their Python-connected
+signals risk a deadlock between the interpreter lock and Qt's locks). The reports of levels the editor holds exactly as the file has them
 seed the Problems panel, so its first check reads no level again. Packs a
 trusted ``pack.py`` builds go through ``engine.load_pack_document`` whole.
 
@@ -22,18 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
-
 import engine
-from editor.documents.pack import PackDocument
+from editor.documents.pack import PackPlan, read_pack_plan
 from editor.io.backups import BackupStore
 from editor.io.pack_io import (
     PACK_FILE,
     RepairImpossibleError,
     is_generated_pack,
-    open_pack,
-    read_for_repair,
-    repair_document,
+    plan_open,
+    plan_read_for_repair,
+    plan_repair,
 )
 from editor.tasks.background import CancelToken, collector_paused, yield_to_ui
 from editor.tasks.progress import Progress
@@ -51,10 +51,10 @@ class OpenRequest:
 class Opened:
     """A pack ready to edit, or why not: the engine's problems, and maybe a repair."""
 
-    document: PackDocument | None = None
+    plan: PackPlan | None = None  # made a document on the UI thread (PackBuilder)
     seeds: tuple[KeptLevel | None, ...] = ()  # per level: its report, when it is as read
     problems: list[engine.Problem] = field(default_factory=list)
-    repaired: PackDocument | None = None
+    repaired: PackPlan | None = None
     notes: list[engine.Problem] = field(default_factory=list)
     why_not: str = ""  # why the pack cannot be opened for repair
     cancelled: bool = False
@@ -73,10 +73,10 @@ def open_work(request: OpenRequest, token: CancelToken) -> Opened:
     file = data_file(path)
     if request.trust or file is None:  # pack.py, or nothing to read: the engine says why
         progress.begin(f"Opening {path.name}")
-        result = open_pack(path, trust=request.trust)
-        if result.document is not None:
-            return Opened(_to_ui(result.document))
-        return _refused(path, result.problems, None)
+        planned = plan_open(path, trust=request.trust)
+        if planned.plan is not None:
+            return Opened(planned.plan)
+        return _refused(path, planned.problems, None)
     name = path.stem if path.suffix == ".json" else path.name
     progress.begin(f"Reading {file.name}")
     try:
@@ -112,44 +112,37 @@ def _built(
     token: CancelToken,
     progress: Progress,
 ) -> Opened:
-    """The document of a valid pack (as written), and the reports it can reuse."""
-    progress.begin(f"Opening {path.name}")
+    """The plan of a valid pack (as written), and the reports it can reuse."""
+    progress.begin(f"Reading {path.name}")
     with collector_paused():
-        document = PackDocument.from_data(doc, path=path, folder=path.is_dir())
+        plan = read_pack_plan(doc, path=path, folder=path.is_dir())
     seeds: list[KeptLevel | None] = []
     if reports is not None:
         progress.begin("Preparing the Problems panel", len(reports))
-        for level, raw, report in zip(document.levels, doc["levels"], reports, strict=True):
+        for index, (raw, report) in enumerate(zip(doc["levels"], reports, strict=True)):
             with collector_paused():
-                same = level.to_data() == raw  # else the panel checks the editor's version
-                seed = kept_level(LevelDoc(0, raw, level.entity_count()), report)
+                same = plan.level_data(index) == raw  # else the panel checks the editor's version
+                on_board = sum(len(s) for s in plan.levels[index].stacks.values())
+                seed = kept_level(LevelDoc(0, raw, on_board), report)
                 seeds.append(seed if same else None)
             progress.step()
             yield_to_ui()
             if token.cancelled():
                 return Opened(cancelled=True)
-    return Opened(_to_ui(document), tuple(seeds))
+    return Opened(plan, tuple(seeds))
 
 
 def _refused(path: Path, problems: list[engine.Problem], doc: object) -> Opened:
     """The engine's problems, and the pack as the editor could still hold it for repair."""
     try:
         if doc is None:
-            repaired, notes = read_for_repair(path)  # names why it cannot be read
+            repaired, notes = plan_read_for_repair(path)  # names why it cannot be read
         else:
             with collector_paused():
-                repaired, notes = repair_document(doc, path)
+                repaired, notes = plan_repair(doc, path)
     except RepairImpossibleError as exc:
         return Opened(problems=problems, why_not=str(exc))
-    return Opened(problems=problems, repaired=_to_ui(repaired), notes=notes)
-
-
-def _to_ui(document: PackDocument) -> PackDocument:
-    """Hand a document built on this thread to the UI thread (it and its children)."""
-    app = QCoreApplication.instance()
-    if app is not None and document.thread() is not app.thread():
-        document.moveToThread(app.thread())
-    return document
+    return Opened(problems=problems, repaired=repaired, notes=notes)
 
 
 @dataclass(frozen=True, slots=True)
