@@ -42,7 +42,7 @@ from engine.model import (
 )
 from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
 from engine.packs.load import load_pack, load_pack_document, module_digest, read_json_file
-from engine.packs.save import dump_pack, save_pack, write_atomic
+from engine.packs.save import dump_pack, dump_pack_chunks, save_pack, write_atomic
 from engine.packs.sizes import structure_problems
 from engine.packs.validate import load_level
 from engine.play.analysis import (
@@ -137,6 +137,7 @@ __all__ = [
     "declared_nouns",
     "default_noun_color",
     "dump_pack",
+    "dump_pack_chunks",
     "export_keke",
     "format_moves",
     "import_keke",

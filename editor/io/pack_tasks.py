@@ -161,9 +161,18 @@ def write_work(request: WriteRequest, _token: CancelToken) -> None:
         ValueError, TypeError: what no JSON file can hold; nothing was written.
         OSError: the file could not be written; the old one is untouched.
     """
-    request.progress.begin(f"Writing {request.target.name}")
-    with collector_paused():
-        raw = engine.dump_pack(request.data).encode("utf-8")
+    levels = request.data.get("levels")
+    request.progress.begin(
+        f"Writing {request.target.name}", len(levels) if isinstance(levels, list) else 0
+    )
+    # A level at a time, letting the UI thread in between: the whole text in one
+    # piece holds the interpreter lock for 100 ms and more on a large pack.
+    pieces: list[bytes] = []
+    for piece in engine.dump_pack_chunks(request.data):
+        with collector_paused():
+            pieces.append(piece.encode("utf-8"))
+        request.progress.step()
+        yield_to_ui()
     if request.backups is not None:
         request.backups.keep(request.target, request.keep)
-    engine.write_atomic(request.target, raw)
+    engine.write_atomic(request.target, pieces)

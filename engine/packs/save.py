@@ -28,7 +28,8 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,34 @@ def dump_pack(pack_or_data: Pack | Mapping[str, Any]) -> str:
     return _text(data, PACK_SHAPE, 0) + "\n"
 
 
+def dump_pack_chunks(pack_or_data: Pack | Mapping[str, Any]) -> Iterator[str]:
+    """:func:`dump_pack`'s text in pieces, one per level, which join to exactly that text.
+
+    A writer on a worker thread encodes and writes them one at a time: joining a
+    10,000-level pack's text in one piece holds the interpreter lock for about
+    100 ms, which the UI thread waits out.
+
+    Raises:
+        ValueError, TypeError: as :func:`dump_pack`, when the piece holding the
+            value is made.
+    """
+    data = pack_or_data.to_data() if isinstance(pack_or_data, Pack) else pack_or_data
+    levels = data.get("levels")
+    nested = any(isinstance(v, Mapping | list | tuple) for k, v in data.items() if k != "levels")
+    if not isinstance(levels, list) or not levels or not nested:
+        yield dump_pack(data)  # small, or laid out flat: one piece
+        return
+    marker = f"\x00{uuid.uuid4().hex}\x00"  # no pack holds it: the levels' place
+    shell = _text({k: (marker if k == "levels" else v) for k, v in data.items()}, PACK_SHAPE, 0)
+    head, found, tail = shell.partition(_scalar(marker))
+    assert found, "the marker is in the shell's text"
+    yield head + "[\n"
+    below = PACK_SHAPE.inner.get("levels")
+    for index, level in enumerate(levels):
+        yield (",\n" if index else "") + "    " + _text(level, below, 2)
+    yield "\n  ]" + tail + "\n"
+
+
 def save_pack(
     pack_or_data: Pack | Mapping[str, Any], path: str | Path, *, replace: bool = True
 ) -> Path:
@@ -114,10 +143,12 @@ def save_pack(
     return write_atomic(path, dump_pack(pack_or_data), replace=replace)
 
 
-def write_atomic(path: str | Path, text: str | bytes, *, replace: bool = True) -> Path:
+def write_atomic(
+    path: str | Path, text: str | bytes | Iterable[bytes], *, replace: bool = True
+) -> Path:
     """Write a whole file or nothing: a crash, a full disk or a clash never leaves half of one.
 
-    The text goes to a temporary file in the same folder (so the final rename stays
+    The text (or its encoded pieces, written in turn) goes to a temporary file in the same folder (so the final rename stays
     on one file system), is flushed and ``fsync``-ed, then published: with
     ``replace``, by ``os.replace`` (atomic, overwrites); without, by a hard link,
     which is atomic and fails when the name exists, so a file that another program
@@ -137,6 +168,7 @@ def write_atomic(path: str | Path, text: str | bytes, *, replace: bool = True) -
     """
     path = Path(path)
     data = text.encode("utf-8") if isinstance(text, str) else text
+    pieces = [data] if isinstance(data, bytes) else data  # pieces: written in turn
     created = _make_folders(path.parent)
     published = False
     try:
@@ -147,7 +179,8 @@ def write_atomic(path: str | Path, text: str | bytes, *, replace: bool = True) -
         temp = Path(temp_name)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+                for piece in pieces:
+                    handle.write(piece)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(temp, _mode_for(path))

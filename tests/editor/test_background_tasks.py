@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import threading
+from typing import ClassVar
 
-from PySide6.QtCore import QThread
+import shiboken6
+from PySide6.QtCore import QObject
 
-from editor.tasks.background import CancelToken, TaskFailure, TaskResult, TaskRunner
+from editor.tasks.background import (
+    CancelToken,
+    TaskFailure,
+    TaskResult,
+    TaskRunner,
+    collect_now,
+    run_in_background,
+    wait_idle,
+)
 
 
 class Gate:
@@ -20,7 +30,7 @@ class Gate:
         self.saw_cancel: list[bool] = []
 
     def work(self, value: int, token: CancelToken) -> int:
-        self.threads.append(QThread.currentThread())
+        self.threads.append(threading.get_ident())
         self.started.set()
         assert self.open.wait(5)
         self.ran.append(value)
@@ -49,7 +59,7 @@ def test_the_result_comes_back_on_the_ui_thread_from_another(qtbot) -> None:
     [result] = blocker.args
     assert isinstance(result, TaskResult)
     assert (result.task, result.value) == (number, 40)
-    assert gate.threads[0] is not QThread.currentThread()
+    assert gate.threads[0] != threading.get_ident()
     qtbot.waitUntil(lambda: not runner.is_busy())
     assert got == [("busy", True), ("finished", (number, 40)), ("busy", False)]
 
@@ -112,3 +122,56 @@ def test_cancel_drops_the_queue_and_keeps_the_running_result_from_finished(qtbot
     qtbot.waitUntil(lambda: not runner.is_busy(), timeout=5000)
     assert gate.ran == [1]
     assert [kind for kind, _ in got] == ["busy", "superseded", "busy"]
+
+
+# --------------------------------------------------- no Qt on a worker thread
+class Tracked:
+    """Records the thread its last reference died on."""
+
+    died_on: ClassVar[list[int]] = []
+
+    def __del__(self) -> None:
+        Tracked.died_on.append(threading.get_ident())
+
+
+def test_results_arrive_and_what_the_work_held_is_released_on_the_ui_thread(qtbot) -> None:
+    Tracked.died_on = []
+    held = Tracked()
+    ran_on: list[int] = []
+    got: list[tuple[object, object]] = []
+
+    def work(thing: Tracked = held) -> Tracked:
+        ran_on.append(threading.get_ident())
+        return Tracked()
+
+    del held
+    run_in_background(work, lambda value, failure: got.append((value, failure)))
+    del work
+    qtbot.waitUntil(lambda: bool(got), timeout=5000)
+    assert ran_on != [threading.get_ident()]
+    value, failure = got.pop()
+    assert isinstance(value, Tracked)
+    assert failure is None
+    del value
+    assert Tracked.died_on == [threading.get_ident()] * 2  # the work's and the result
+
+
+def test_a_failure_is_delivered_and_a_destroyed_owner_hears_nothing(qtbot) -> None:
+    owner = QObject()
+    heard: list[object] = []
+    failures: list[TaskFailure | None] = []
+
+    def boom() -> int:
+        raise ValueError("boom")
+
+    run_in_background(boom, lambda _v, failure: failures.append(failure))
+    run_in_background(lambda: 1, lambda value, _f: heard.append(value), owner=owner)
+    shiboken6.delete(owner)
+    qtbot.waitUntil(lambda: bool(failures), timeout=5000)
+    assert wait_idle(5.0)
+    collect_now()
+    [failure] = failures
+    assert failure is not None
+    assert isinstance(failure.error, ValueError)
+    assert "boom" in failure.traceback
+    assert heard == []

@@ -222,3 +222,29 @@ def test_when_the_panels_check_fails_saving_checks_the_whole_pack_itself(
     assert dialogs.confirm_texts[-1] == errors_warning(
         "broken.json", validate(window.pack.to_data())
     )
+
+
+def test_opening_makes_every_document_on_the_ui_thread(
+    qtbot, make_window, dialogs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QObjects made on a worker risk a GIL-versus-Qt-lock deadlock: the worker only reads."""
+    import threading
+
+    from editor.documents.level import LevelDocument
+    from editor.documents.pack import PackDocument
+
+    made_on: list[int] = []
+    for cls in (LevelDocument, PackDocument):
+        original = cls.__init__
+
+        def tracked(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> None:
+            made_on.append(threading.get_ident())
+            _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "__init__", tracked)
+    window = make_window(many_levels_pack(tmp_path / "many.json", 30))
+    assert window.pack.level_count() == 30
+    dialogs.open_anyway = True
+    assert window.files.open_path(write(tmp_path / "b.json", broken_pack()), ask_first=False)
+    assert len(made_on) >= 31 + 4  # each pack and its levels (30, then 3)
+    assert set(made_on) == {threading.get_ident()}

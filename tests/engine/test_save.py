@@ -17,7 +17,7 @@ import engine
 from engine import dump_pack, save_pack, write_atomic
 from engine.share.install import install_pack
 from tests.engine.strategies import levels
-from tests.support import pack_document
+from tests.support import PACKS_DIR, pack_document
 
 NOUN_KEYS = ("BABA", "ROCK", "FLAG", "WATER", "DRIFT", "SAND", "KEKE", "MOUSE")
 
@@ -276,3 +276,36 @@ def test_share_install_and_save_pack_write_the_same_bytes(tmp_path: Path) -> Non
     saved = save_pack(pack, tmp_path / "saved.json")
     assert installed.read_bytes() == saved.read_bytes() == dump_pack(pack).encode("utf-8")
     assert engine.load_pack(installed) == pack
+
+
+# ------------------------------------------------- the text a level at a time
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(levels(), min_size=0, max_size=3),
+    st.randoms(use_true_random=False),
+    st.dictionaries(st.sampled_from(["zz", "aa", "extra"]), st.integers() | st.lists(st.text())),
+)
+def test_the_pieces_join_to_exactly_the_text(
+    level_docs: list[dict[str, Any]], rng: random.Random, unknown: dict[str, Any]
+) -> None:
+    docs = [{**d, "id": f"level-{n}"} for n, d in enumerate(level_docs)]
+    doc = shuffled({**pack_of(*docs), **unknown}, rng)
+    pieces = list(engine.dump_pack_chunks(doc))
+    assert "".join(pieces) == dump_pack(doc)
+    assert len(pieces) == (len(docs) + 2 if docs else 1)  # head, each level, tail
+
+
+def test_the_bundled_packs_are_written_the_same_a_level_at_a_time(tmp_path: Path) -> None:
+    for name in ("tutorial.json", "keke-classics.json"):
+        doc = json.loads((PACKS_DIR / name).read_text(encoding="utf-8"))
+        whole = write_atomic(tmp_path / f"whole-{name}", dump_pack(doc)).read_bytes()
+        pieces = [piece.encode() for piece in engine.dump_pack_chunks(doc)]
+        assert write_atomic(tmp_path / name, pieces).read_bytes() == whole
+
+
+def test_a_value_json_cannot_hold_fails_its_piece(tmp_path: Path) -> None:
+    doc = pack_of({"id": "a", "width": 1, "height": 1, "entities": [], "x": float("nan")})
+    pieces = engine.dump_pack_chunks(doc)
+    assert next(pieces).startswith("{")  # the shell is fine
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        list(pieces)
