@@ -16,7 +16,7 @@ changes while the level is open and is never reused.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -406,7 +406,7 @@ def read_level_parts(
 
 def level_data(
     props: LevelProperties,
-    cells: Mapping[Pos, Stack],
+    cells: Mapping[Pos, Sequence[Piece]],
     entity_extra: Mapping[int, Mapping[str, Any]],
     unshown: Iterable[Any],
     extra: Mapping[str, Any],

@@ -12,7 +12,7 @@ import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -28,7 +28,7 @@ from editor.commands import (
 from editor.connections import Connections
 from editor.documents.level import LevelDocument, level_data, read_level_parts
 from editor.documents.reading import NOT_SHOWN, LevelParts, unexplained_changes
-from editor.documents.values import LevelProperties, NounSpec, PackProperties, Pos, Stack
+from editor.documents.values import LevelProperties, NounSpec, PackProperties
 
 FORMAT, VERSION = "rulegrid-pack", 1
 #: Pack keys the editor edits itself; every other key is carried through unchanged.
@@ -90,8 +90,7 @@ class PackDocument(QObject):
         self._dirty = False
         self._watched: dict[LevelDocument, Connections] = {}
         for level in levels:
-            self._adopt(level)
-            self._levels.append(level)
+            self._append_built(level)
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -133,7 +132,7 @@ class PackDocument(QObject):
 
     @classmethod
     def from_plan(cls, plan: PackPlan) -> PackDocument:
-        """The document of a plan, at once (:meth:`building` does it a level at a time)."""
+        """The document of a plan, at once (:class:`PackBuilder` can do it a level at a time)."""
         built = PackBuilder(plan)
         for _ in built.steps():
             pass
@@ -402,8 +401,9 @@ class PackPlan:
     def level_data(self, index: int) -> dict[str, Any]:
         """Level ``index`` as its document will write it (``LevelDocument.to_data()``)."""
         parts = self.levels[index]
-        cells = cast("dict[Pos, Stack]", parts.stacks)  # read_level_parts made them tuples
-        return level_data(parts.properties, cells, parts.entity_extra, parts.unshown, parts.extra)
+        return level_data(
+            parts.properties, parts.stacks, parts.entity_extra, parts.unshown, parts.extra
+        )
 
 
 def read_pack_plan(
