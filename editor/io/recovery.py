@@ -169,9 +169,13 @@ class Autosaver(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(lambda: self.write_now(background=True))
-        # One writer thread keeps writes in order; the lock and generation make sure a
-        # discard is never undone by a write that was already on its way.
+        # One writer thread keeps writes in order. The generation makes sure a discard
+        # is never undone by a write that was already on its way: a write checks it
+        # before and after, and removes its own file if a discard came meanwhile. The
+        # lock guards only the generation and the file name, never a write, so a
+        # discard (a save, on the UI thread) never waits for a 36 MB write to end.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        self._writing = threading.Lock()  # one write at a time (writer or UI thread)
         self._lock = threading.Lock()
         self._generation = 0
         self._collecting: _Collecting | None = None
@@ -243,14 +247,21 @@ class Autosaver(QObject):
         self, file: Path, data: dict[str, Any], pack_path: Path | None, generation: int
     ) -> str | None:
         """On the writer thread (or the UI thread): write; say why not, if it failed."""
-        with self._lock:
-            if generation != self._generation:
+        with self._writing:
+            if not self._current(generation):
                 return None  # discarded since: the work was saved or undone
             try:
                 self._store.write(file, data, pack_path)
             except (OSError, ValueError) as exc:  # a full disk must not stop the author
                 return f"Could not write the recovery file: {exc}"
+            if not self._current(generation):  # discarded while this was written
+                with contextlib.suppress(OSError):
+                    self._store.discard(file)
             return None
+
+    def _current(self, generation: int) -> bool:
+        with self._lock:
+            return generation == self._generation
 
     def discard(self) -> None:
         """Remove the recovery file (a save, a clean undo, a clean exit)."""
@@ -259,10 +270,10 @@ class Autosaver(QObject):
         self._first_unsaved = None
         with self._lock:
             self._generation += 1
-            if self._file is not None:
-                with contextlib.suppress(OSError):
-                    self._store.discard(self._file)
-                self._file = None
+            file, self._file = self._file, None
+        if file is not None:  # a write of it still under way removes it when it ends
+            with contextlib.suppress(OSError):
+                self._store.discard(file)
 
     def wait(self) -> None:
         """Block until every write already asked for is on disk (tests, shutdown)."""

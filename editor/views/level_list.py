@@ -5,6 +5,14 @@ drop, ``moveRows``) call document methods, which push undo commands; rows are
 inserted, removed and moved in answer to the document's about-to/done signals.
 With a status source (the pack verifier) each row also shows the level's verified
 status (``STATUS_ROLE``: solved, broken, shortcut, stale ...) as a chip.
+
+The model counts its rows in C++ (``QStringListModel`` holds one display text
+per row) because ``QListView`` lays out every row again on each ``dataChanged``
+and asks the row count once per row: with a Python ``rowCount`` that is 10,000
+calls into Python per status update of a 10,000-level pack, each waiting for the
+interpreter while background work holds it (hundreds of milliseconds of frozen
+window during a save). ``data`` stays in Python; the view asks it only for the
+rows it paints.
 """
 
 from __future__ import annotations
@@ -14,12 +22,12 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from PySide6.QtCore import (
-    QAbstractListModel,
     QByteArray,
     QMimeData,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
+    QStringListModel,
     Qt,
     SignalInstance,
 )
@@ -57,8 +65,13 @@ class StatusSource(Protocol):
     def status(self, level: LevelDocument) -> LevelStatus | None: ...
 
 
-class LevelsModel(QAbstractListModel):
-    """One row per level, in pack order. Editing a row renames the level (its title)."""
+class LevelsModel(QStringListModel):
+    """One row per level, in pack order. Editing a row renames the level (its title).
+
+    The base class's list mirrors the pack (one display text per level) so that
+    the row count lives in C++; it changes only through the base class's own
+    methods, in answer to the pack's signals.
+    """
 
     def __init__(self, pack: PackDocument | None = None) -> None:
         super().__init__()
@@ -74,33 +87,32 @@ class LevelsModel(QAbstractListModel):
         source.status_changed.connect(self._on_source_status_changed)
 
     def set_pack(self, pack: PackDocument) -> None:
-        self.beginResetModel()
         self._pack = pack
         self._pack_links.follow(self._wiring(pack))
-        self.endResetModel()
+        self.setStringList([_text(level) for level in pack.levels])  # one reset
 
     def _wiring(self, pack: PackDocument) -> list[Link]:
+        # The pack has changed when its "done" signals arrive, so each base-class
+        # step below (which announces and makes the change) leaves the rows and
+        # the pack equal again; nothing reads the rows in between.
         return [
-            (pack.level_about_to_be_inserted, lambda i: self.beginInsertRows(QModelIndex(), i, i)),
-            (pack.level_inserted, lambda _i: self.endInsertRows()),
-            (pack.level_about_to_be_removed, lambda i: self.beginRemoveRows(QModelIndex(), i, i)),
-            (pack.level_removed, lambda _i: self.endRemoveRows()),
-            (pack.level_about_to_be_moved, self._on_pack_level_about_to_be_moved),
-            (pack.level_moved, lambda _s, _t: self.endMoveRows()),
+            (pack.level_inserted, self._on_pack_level_inserted),
+            (pack.level_removed, lambda i: QStringListModel.removeRows(self, i, 1)),
+            (pack.level_moved, self._on_pack_level_moved),
             (pack.level_changed, self._on_pack_level_changed),
         ]
 
     # ----------------------------------------------------------- read access
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        # Called per row by the view: no copy of a 10,000-level list each time.
-        return 0 if parent.isValid() or self._pack is None else self._pack.level_count()
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if self._pack is None or not index.isValid() or not 0 <= index.row() < self.rowCount():
+        if role == Qt.ItemDataRole.DisplayRole:  # the mirror: it moves with the rows
+            return QStringListModel.data(self, index, role)
+        if (
+            self._pack is None
+            or not index.isValid()
+            or not 0 <= index.row() < self._pack.level_count()
+        ):
             return None
         level = self._pack.level_at(index.row())
-        if role == Qt.ItemDataRole.DisplayRole:
-            return level.title or level.level_id
         if role == Qt.ItemDataRole.EditRole:
             return level.title
         if role == Qt.ItemDataRole.UserRole:
@@ -163,19 +175,33 @@ class LevelsModel(QAbstractListModel):
         return False  # the move is done: the view must not remove the source row itself
 
     # ----------------------------------------------------------------- slots
-    def _on_pack_level_about_to_be_moved(self, source: int, target: int) -> None:
-        self.beginMoveRows(
-            QModelIndex(), source, source, QModelIndex(), target if target < source else target + 1
-        )
+    def _on_pack_level_inserted(self, row: int) -> None:
+        QStringListModel.insertRows(self, row, 1)
+        if self._pack is not None:
+            QStringListModel.setData(self, self.index(row), _text(self._pack.level_at(row)))
+
+    def _on_pack_level_moved(self, source: int, target: int) -> None:
+        destination = target if target < source else target + 1
+        QStringListModel.moveRows(self, QModelIndex(), source, 1, QModelIndex(), destination)
 
     def _on_pack_level_changed(self, row: int) -> None:
+        if self._pack is None:
+            return
         index = self.index(row)
-        self.dataChanged.emit(index, index)
+        text = _text(self._pack.level_at(row))
+        if QStringListModel.data(self, index, Qt.ItemDataRole.DisplayRole) != text:
+            QStringListModel.setData(self, index, text)  # tells the views
+        else:
+            self.dataChanged.emit(index, index)  # the size or the id changed
 
     def _on_source_status_changed(self, level: LevelDocument) -> None:
         if self._pack is not None and level in self._pack.levels:
             index = self.index(self._pack.index_of(level))
             self.dataChanged.emit(index, index, [STATUS_ROLE, Qt.ItemDataRole.ToolTipRole])
+
+
+def _text(level: LevelDocument) -> str:
+    return level.title or level.level_id
 
 
 class LevelDelegate(QStyledItemDelegate):

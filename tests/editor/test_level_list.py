@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from types import FrameType
+
 from PySide6.QtCore import QModelIndex, Qt
 
 from editor.documents.pack import PackDocument
+from editor.documents.session import Session
 from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
-from editor.views.level_list import LevelsModel
+from editor.views.level_list import LevelListPanel, LevelsModel
 from tests.editor.window_driver import click, tokens, trigger, use
 
 
@@ -110,3 +114,37 @@ def test_deleting_every_level_is_undone_by_ctrl_z(make_window) -> None:
     assert tokens(window, Pos(1, 1)) == ["BABA"]
     trigger(window, "actionUndo")
     assert tokens(window, Pos(1, 1)) == []
+
+
+def test_a_row_update_in_a_large_pack_does_not_call_python_per_row(qtbot) -> None:
+    """QListView lays every row out again on ``dataChanged``, asking the row count per row.
+
+    With the count in Python, a status update of a 10,000-level pack made 10,000
+    calls into the interpreter, each waiting for it while background work held it:
+    the window froze for hundreds of milliseconds during a save.
+    """
+    pack = PackDocument.untitled()
+    for i in range(1, 2_000):
+        pack.add_level(i)
+    session = Session()
+    session.set_pack(pack)
+    panel = LevelListPanel(session)
+    qtbot.addWidget(panel)
+    panel.resize(260, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    calls: list[str] = []
+
+    def count(frame: FrameType, event: str, _arg: object) -> None:
+        if event == "call" and frame.f_code.co_filename.endswith("level_list.py"):
+            calls.append(frame.f_code.co_name)
+
+    model = panel.model
+    sys.setprofile(count)
+    try:
+        model.dataChanged.emit(model.index(5), model.index(5))
+        panel.view.doItemsLayout()
+    finally:
+        sys.setprofile(None)
+    assert model.rowCount() == 2_000
+    assert len(calls) < 100, f"{len(calls)} calls, mostly {max(set(calls), key=calls.count)}"

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -282,3 +283,33 @@ def test_an_edit_while_the_recovery_file_is_being_taken_starts_it_over(
     window.autosaver.write_now()  # the pack as it is now
     assert len(written) == 1
     assert all(pack == window.pack.to_data() for pack in written)
+
+
+def test_saving_does_not_wait_for_a_recovery_write_under_way(
+    make_window, settings, dialogs, tmp_path, qtbot, monkeypatch
+) -> None:
+    """A 36 MB recovery write takes its writer thread a while; the save that makes it
+    obsolete must not freeze the window until it ends, and the file must not survive."""
+    started, release, ended = threading.Event(), threading.Event(), threading.Event()
+    write = RecoveryStore.write
+
+    def slow(self, file, pack, pack_path) -> None:
+        started.set()
+        release.wait(5)
+        write(self, file, pack, pack_path)
+        ended.set()
+
+    monkeypatch.setattr(RecoveryStore, "write", slow)
+    window = make_window()
+    window.autosaver.set_timing(quiet_ms=60_000, max_wait_ms=60_000)
+    use(window, "actionToolBrush", BABA)
+    click(window, Pos(2, 2))
+    window.autosaver.write_now(background=True)
+    qtbot.waitUntil(started.is_set, timeout=3000)
+    dialogs.save_path = tmp_path / "mine.json"
+    window.actions_by_id["actionSave"].trigger()  # discards the recovery file: no wait
+    assert not window.pack.is_dirty()
+    assert not ended.is_set()  # saved while the recovery write was still under way
+    release.set()
+    window.autosaver.wait()
+    assert _recovery_files(settings.data_folder) == []
