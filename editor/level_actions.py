@@ -56,7 +56,7 @@ class LevelActions:
 
     def _current(self) -> tuple[int, LevelDocument] | None:
         level = self._session.level
-        if level is None or level not in self._pack.levels:
+        if level is None or not self._pack.has_level(level):
             return None
         return self._pack.index_of(level), level
 

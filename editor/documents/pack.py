@@ -83,6 +83,9 @@ class PackDocument(QObject):
         self._kept_styles: dict[str, Any] = {}  # noun styles the editor cannot show
         self._changed_on_open: tuple[engine.Problem, ...] = ()
         self._levels: list[LevelDocument] = []
+        # Where each level stands, rebuilt on first use after a change: status
+        # updates of 10,000 levels ask for positions 10,000 times.
+        self._rows: dict[LevelDocument, int] | None = None
         self.path = path
         self.folder = folder  # saved as a folder holding pack.json
         self.undo_stack = QUndoStack(self)
@@ -177,7 +180,19 @@ class PackDocument(QObject):
         return len(self._levels)
 
     def index_of(self, level: LevelDocument) -> int:
-        return self._levels.index(level)
+        row = self.row_of(level)
+        if row is None:
+            raise ValueError(f"{level.level_id} is not a level of this pack")
+        return row
+
+    def row_of(self, level: LevelDocument) -> int | None:
+        """The level's position, or None when it is not (or no longer) in the pack."""
+        if self._rows is None:
+            self._rows = {lv: i for i, lv in enumerate(self._levels)}
+        return self._rows.get(level)
+
+    def has_level(self, level: LevelDocument) -> bool:
+        return self.row_of(level) is not None
 
     def level_at(self, index: int) -> LevelDocument:
         return self._levels[index]
@@ -258,6 +273,7 @@ class PackDocument(QObject):
     def write_insert_level(self, index: int, level: LevelDocument) -> None:
         self.level_about_to_be_inserted.emit(index)
         self._levels.insert(index, level)
+        self._rows = None
         self._adopt(level)
         self.level_inserted.emit(index)
         self._update_dirty()
@@ -265,6 +281,7 @@ class PackDocument(QObject):
     def write_remove_level(self, index: int) -> None:
         self.level_about_to_be_removed.emit(index)
         level = self._levels.pop(index)
+        self._rows = None
         level.properties_changed.disconnect(self._on_level_properties_changed)
         self.level_removed.emit(index)
         self._update_dirty()
@@ -272,6 +289,7 @@ class PackDocument(QObject):
     def write_move_level(self, source: int, target: int) -> None:
         self.level_about_to_be_moved.emit(source, target)
         self._levels.insert(target, self._levels.pop(source))
+        self._rows = None
         self.level_moved.emit(source, target)
 
     def write_noun(self, name: str, spec: NounSpec | None) -> None:
@@ -290,6 +308,7 @@ class PackDocument(QObject):
         """Add a level while the document is being built (no history, no signals)."""
         self._adopt(level)
         self._levels.append(level)
+        self._rows = None
 
     def _adopt(self, level: LevelDocument) -> None:
         level.setParent(self)
@@ -306,8 +325,9 @@ class PackDocument(QObject):
 
     def _on_level_properties_changed(self) -> None:
         sender = self.sender()
-        if isinstance(sender, LevelDocument) and sender in self._levels:
-            self.level_changed.emit(self._levels.index(sender))
+        row = self.row_of(sender) if isinstance(sender, LevelDocument) else None
+        if row is not None:
+            self.level_changed.emit(row)
 
     def _update_dirty(self, *_: object) -> None:
         dirty = not self.undo_stack.isClean()

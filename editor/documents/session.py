@@ -94,5 +94,5 @@ class Session(QObject):
 
     def _on_pack_level_edited(self, level: LevelDocument) -> None:
         """Show the level an edit just changed: undo and redo may reach any level."""
-        if level is not self._level and self._pack is not None and level in self._pack.levels:
+        if level is not self._level and self._pack is not None and self._pack.has_level(level):
             self.set_level(level)

@@ -294,7 +294,7 @@ class AnalysisService(QObject):
 
     def _snapshot(self, level: LevelDocument, **reading: Any) -> _Snapshot:
         pack = self._pack
-        in_pack = pack is not None and level in pack.levels
+        in_pack = pack is not None and pack.has_level(level)
         return _Snapshot(
             level=level,
             revision=self._revision,

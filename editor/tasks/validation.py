@@ -164,7 +164,7 @@ class PackValidator(QObject):
     def level_for(self, key: int | None) -> LevelDocument | None:
         """The level document a row's ``level_key`` names, while it is in the pack."""
         level = self._by_key.get(key) if key is not None else None
-        if level is None or self._pack is None or level not in self._pack.levels:
+        if level is None or self._pack is None or not self._pack.has_level(level):
             return None
         return level
 

@@ -195,8 +195,9 @@ class LevelsModel(QStringListModel):
             self.dataChanged.emit(index, index)  # the size or the id changed
 
     def _on_source_status_changed(self, level: LevelDocument) -> None:
-        if self._pack is not None and level in self._pack.levels:
-            index = self.index(self._pack.index_of(level))
+        row = self._pack.row_of(level) if self._pack is not None else None
+        if row is not None:
+            index = self.index(row)
             self.dataChanged.emit(index, index, [STATUS_ROLE, Qt.ItemDataRole.ToolTipRole])
 
 
@@ -338,9 +339,9 @@ class LevelListPanel(QWidget):
 
     def _on_session_level_changed(self, level: LevelDocument | None) -> None:
         pack = self._session.pack
-        if pack is None or level is None or level not in pack.levels:
+        row = pack.row_of(level) if pack is not None and level is not None else None
+        if row is None:
             return
-        row = pack.index_of(level)
         if self.view.currentIndex().row() != row:
             self.view.setCurrentIndex(self.model.index(row))
 

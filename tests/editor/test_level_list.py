@@ -148,3 +148,18 @@ def test_a_row_update_in_a_large_pack_does_not_call_python_per_row(qtbot) -> Non
         sys.setprofile(None)
     assert model.rowCount() == 2_000
     assert len(calls) < 100, f"{len(calls)} calls, mostly {max(set(calls), key=calls.count)}"
+
+
+def test_row_of_follows_every_change_of_the_level_order(qapp) -> None:
+    pack = PackDocument.untitled()
+    pack.add_level(1)
+    pack.add_level(2)
+    first, second, third = pack.levels
+    assert [pack.row_of(lv) for lv in (first, second, third)] == [0, 1, 2]
+    pack.move_level(0, 2)
+    assert [pack.row_of(lv) for lv in (first, second, third)] == [2, 0, 1]
+    pack.remove_level(0)
+    assert pack.row_of(second) is None and not pack.has_level(second)
+    assert [pack.index_of(lv) for lv in pack.levels] == [0, 1]
+    pack.undo_stack.undo()
+    assert pack.row_of(second) == 0 and pack.index_of(third) == 1
