@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
         self.recovery = RecoveryStore(self.settings.data_folder / "recovery")
         self.autosaver = Autosaver(self.session, self.recovery, parent=self)
+        self.autosaver.hold_while(self.files.is_busy)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
         self.play = PlayMode(self.session, self.renderer, self.settings, self.canvas, self)

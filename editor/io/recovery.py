@@ -21,6 +21,7 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -184,6 +185,7 @@ class Autosaver(QObject):
         self._slicer.setInterval(0)
         self._slicer.timeout.connect(self._collect)
         self._links = Connections()
+        self._held: Callable[[], bool] = lambda: False
         session.pack_changed.connect(self._on_pack_changed)
         if session.pack is not None:
             self._on_pack_changed(session.pack)
@@ -192,6 +194,15 @@ class Autosaver(QObject):
     def file(self) -> Path | None:
         """The recovery file written for the open pack, if any."""
         return self._file
+
+    def hold_while(self, busy: Callable[[], bool]) -> None:
+        """Write no recovery file while ``busy()`` (a save or an open under way).
+
+        A save makes the recovery file obsolete when it ends; writing one meanwhile
+        (36 MB for a 10,000-level pack) would only compete with the save for the
+        interpreter and the window. The write waits for the next quiet period.
+        """
+        self._held = busy
 
     def set_timing(self, *, quiet_ms: int, max_wait_ms: int) -> None:
         """How long after a burst, and at most after its first edit, the file is written."""
@@ -208,6 +219,9 @@ class Autosaver(QObject):
         self._timer.stop()
         self._collecting = None
         pack = self._session.pack
+        if background and self._held():
+            self._timer.start(self._quiet_ms)  # after the file operation, if still unsaved
+            return
         if pack is None or not pack.is_dirty():
             self.discard()
             return
@@ -225,6 +239,10 @@ class Autosaver(QObject):
         job = self._collecting
         if job is None or job.pack is not self._session.pack or job.generation != self._generation:
             self._collecting = None
+            return
+        if self._held():  # a save began meanwhile: it may make this file obsolete
+            self._collecting = None
+            self._timer.start(self._quiet_ms)
             return
         started = time.perf_counter()
         while len(job.levels) < job.pack.level_count():

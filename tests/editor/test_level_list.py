@@ -159,7 +159,9 @@ def test_row_of_follows_every_change_of_the_level_order(qapp) -> None:
     pack.move_level(0, 2)
     assert [pack.row_of(lv) for lv in (first, second, third)] == [2, 0, 1]
     pack.remove_level(0)
-    assert pack.row_of(second) is None and not pack.has_level(second)
+    assert pack.row_of(second) is None
+    assert not pack.has_level(second)
     assert [pack.index_of(lv) for lv in pack.levels] == [0, 1]
     pack.undo_stack.undo()
-    assert pack.row_of(second) == 0 and pack.index_of(third) == 1
+    assert pack.row_of(second) == 0
+    assert pack.index_of(third) == 1

@@ -313,3 +313,21 @@ def test_saving_does_not_wait_for_a_recovery_write_under_way(
     release.set()
     window.autosaver.wait()
     assert _recovery_files(settings.data_folder) == []
+
+
+def test_no_recovery_file_is_written_while_a_file_operation_is_under_way(
+    make_window, settings, qtbot
+) -> None:
+    """A save makes the recovery file obsolete: writing one meanwhile (36 MB for a
+    10,000-level pack) would only slow the save and the window down."""
+    window = make_window()
+    window.autosaver.set_timing(quiet_ms=50, max_wait_ms=30_000)
+    use(window, "actionToolBrush", BABA)
+    click(window, Pos(2, 2))
+    window.files._busy = True  # as during a save or an open
+    window.autosaver.write_now(background=True)
+    qtbot.wait(300)
+    window.autosaver.wait()
+    assert _recovery_files(settings.data_folder) == []
+    window.files._busy = False  # the operation ended and the work is still unsaved
+    qtbot.waitUntil(lambda: bool(_recovery_files(settings.data_folder)), timeout=3000)
