@@ -86,6 +86,7 @@ class PackDocument(QObject):
         # Where each level stands, rebuilt on first use after a change: status
         # updates of 10,000 levels ask for positions 10,000 times.
         self._rows: dict[LevelDocument, int] | None = None
+        self._automata_version = 0  # bumped when any level's automata may have changed
         self.path = path
         self.folder = folder  # saved as a folder holding pack.json
         self.undo_stack = QUndoStack(self)
@@ -194,6 +195,10 @@ class PackDocument(QObject):
     def has_level(self, level: LevelDocument) -> bool:
         return self.row_of(level) is not None
 
+    def automata_version(self) -> int:
+        """Changes whenever the automata of any level may have: a key for caches."""
+        return self._automata_version
+
     def level_at(self, index: int) -> LevelDocument:
         return self._levels[index]
 
@@ -274,6 +279,7 @@ class PackDocument(QObject):
         self.level_about_to_be_inserted.emit(index)
         self._levels.insert(index, level)
         self._rows = None
+        self._automata_version += 1
         self._adopt(level)
         self.level_inserted.emit(index)
         self._update_dirty()
@@ -282,6 +288,7 @@ class PackDocument(QObject):
         self.level_about_to_be_removed.emit(index)
         level = self._levels.pop(index)
         self._rows = None
+        self._automata_version += 1
         level.properties_changed.disconnect(self._on_level_properties_changed)
         self.level_removed.emit(index)
         self._update_dirty()
@@ -309,6 +316,7 @@ class PackDocument(QObject):
         self._adopt(level)
         self._levels.append(level)
         self._rows = None
+        self._automata_version += 1
 
     def _adopt(self, level: LevelDocument) -> None:
         level.setParent(self)
@@ -319,9 +327,14 @@ class PackDocument(QObject):
             [
                 (level.cells_changed, lambda _cells, lv=level: self.level_edited.emit(lv)),
                 (level.properties_changed, lambda lv=level: self.level_edited.emit(lv)),
-                (level.authored_changed, lambda _key, lv=level: self.level_edited.emit(lv)),
+                (level.authored_changed, lambda key, lv=level: self._on_authored(lv, key)),
             ]
         )
+
+    def _on_authored(self, level: LevelDocument, key: str) -> None:
+        if key == "automata":
+            self._automata_version += 1
+        self.level_edited.emit(level)
 
     def _on_level_properties_changed(self) -> None:
         sender = self.sender()

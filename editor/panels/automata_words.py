@@ -7,6 +7,8 @@ whether a rule gives the property at move 0, and who carries it.
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass
 from typing import Any
 
 from editor.documents.pack import PackDocument
@@ -17,29 +19,54 @@ ANY_CARRIER = "any carrier"
 SUGGESTION_STEPS = 20_000
 
 
+@dataclass(frozen=True, slots=True)
+class _Vocabulary:
+    properties: tuple[str, ...]
+    names: dict[str, tuple[str, ...]]  # "cue" and "sound": the names used
+
+
+# One walk over the pack per change of its automata, not one per form refresh: the
+# form asks three times each time it shows a step, and a pack has 10,000 levels.
+_read: weakref.WeakKeyDictionary[PackDocument, tuple[int, _Vocabulary]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _vocabulary(pack: PackDocument) -> _Vocabulary:
+    version = pack.automata_version()
+    known = _read.get(pack)
+    if known is not None and known[0] == version:
+        return known[1]
+    properties: set[str] = set()
+    names: dict[str, set[str]] = {"cue": set(), "sound": set()}
+    budget = SUGGESTION_STEPS
+    for index in range(pack.level_count()):
+        level = pack.level_at(index)
+        properties |= level.automaton_properties()
+        automata = level.extra.get("automata") if budget > 0 else None
+        for automaton in automata if isinstance(automata, list) else []:
+            if budget <= 0:
+                break
+            pattern = automaton.get("pattern") if isinstance(automaton, dict) else None
+            steps = pattern if isinstance(pattern, list) else []
+            for step in steps[:budget]:
+                for key, found in names.items():
+                    if isinstance(step, dict) and isinstance(step.get(key), str):
+                        found.add(step[key])
+            budget -= max(1, len(steps))
+    made = _Vocabulary(tuple(sorted(properties)), {k: tuple(sorted(v)) for k, v in names.items()})
+    _read[pack] = (version, made)
+    return made
+
+
 def automaton_words(pack: PackDocument | None) -> list[str]:
     """The automaton property words of every level of the pack, sorted."""
-    words: set[str] = set()
-    for level in pack.levels if pack is not None else []:
-        words |= level.automaton_properties()
-    return sorted(words)
+    return [] if pack is None else list(_vocabulary(pack).properties)
 
 
 def step_names(pack: PackDocument | None, key: str) -> list[str]:
     """Cue (``key="cue"``) or sound names already used anywhere in the pack, sorted."""
-    found: set[str] = set()
-    budget = SUGGESTION_STEPS
-    for level in pack.levels if pack is not None else []:
-        for automaton in level.extra.get("automata") or []:
-            pattern = automaton.get("pattern") if isinstance(automaton, dict) else None
-            steps = pattern if isinstance(pattern, list) else []
-            for step in steps[:budget]:
-                if isinstance(step, dict) and isinstance(step.get(key), str):
-                    found.add(step[key])
-            budget -= max(1, len(steps))
-            if budget <= 0:
-                return sorted(found)
-    return sorted(found)
+    return [] if pack is None else list(_vocabulary(pack).names.get(key, ()))
 
 
 def move_zero_note(record: dict[str, Any] | None, facts: MoveZeroFacts | None) -> tuple[str, str]:

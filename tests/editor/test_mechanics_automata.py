@@ -370,3 +370,24 @@ def test_a_pointer_from_the_validation_panel_opens_the_automatons_field(make_win
     assert [p.code for p in panel.form.step_problems.problems] == ["non-cardinal-move"]
     assert not panel.focus_pointer("/entities/3/x")
     assert not panel.focus_pointer("/automata/9")
+
+
+def test_suggestions_follow_automata_edits_in_other_levels(make_window) -> None:
+    """The pack's cue, sound and property words are read once per change, not per refresh."""
+    window = make_window(TUTORIAL_PACK)
+    window.session.set_level(window.pack.levels[0])
+    panel = automata_panel(window)
+    press_tool(panel.toolbar, "actionAddAutomaton")
+    type_into(panel.form.cue, "wave")
+    type_into(panel.form.property_word, "GEAR")
+    window.session.set_level(window.pack.levels[1])
+    press_tool(panel.toolbar, "actionAddAutomaton")
+    form = panel.form
+    assert "wave" in [form.cue.itemText(i) for i in range(form.cue.count())]
+    assert "GEAR" in [form.property_word.itemText(i) for i in range(form.property_word.count())]
+    window.actions_by_id["actionUndo"].trigger()  # level 2's automaton
+    for _ in range(3):  # level 1's property, cue and automaton
+        window.actions_by_id["actionUndo"].trigger()
+    window.session.set_level(window.pack.levels[1])
+    press_tool(panel.toolbar, "actionAddAutomaton")
+    assert "wave" not in [form.cue.itemText(i) for i in range(form.cue.count())]
