@@ -103,7 +103,12 @@ class PackCurve(QWidget):
 
     # ---------------------------------------------------------------- painting
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
+        # Ended here, not whenever Python frees it: a frame kept alive (a traceback,
+        # a debugger) would leave the painter active on the window's backing store.
+        with QPainter(self) as painter:
+            self._paint(painter, event)
+
+    def _paint(self, painter: QPainter, event: QPaintEvent) -> None:
         theme = self._theme
         painter.fillRect(self.rect(), QColor(theme.base))
         plot = self._plot()

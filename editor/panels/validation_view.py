@@ -124,7 +124,12 @@ class ColumnHeader(QWidget):
         return False
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
+        # Ended here, not whenever Python frees it: a frame kept alive (a traceback,
+        # a debugger) would leave the painter active on the window's backing store.
+        with QPainter(self) as painter:
+            self._paint(painter, event)
+
+    def _paint(self, painter: QPainter, event: QPaintEvent) -> None:
         palette = self.palette()
         painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Button))
         painter.setPen(palette.color(QPalette.ColorRole.Mid))
@@ -139,7 +144,6 @@ class ColumnHeader(QWidget):
                 int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
                 title,
             )
-        painter.end()
 
 
 def problem_list(parent: QWidget) -> QListView:

@@ -324,7 +324,12 @@ class GridCanvas(QWidget):
 
     # -------------------------------------------------------------- painting
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
+        # Ended here, not whenever Python frees it: a frame kept alive (a traceback,
+        # a debugger) would leave the painter active on the window's backing store.
+        with QPainter(self) as painter:
+            self._paint(painter, event)
+
+    def _paint(self, painter: QPainter, event: QPaintEvent) -> None:
         exposed = event.rect()
         theme = self._renderer.theme
         painter.fillRect(exposed, QColor(theme.canvas))
