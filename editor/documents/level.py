@@ -159,6 +159,11 @@ class LevelDocument(QObject):
         """A copy of the authored value of ``key`` (``None`` when absent)."""
         return copy.deepcopy(self._extra.get(key))
 
+    def automaton_records(self) -> Sequence[Any]:
+        """The authored automata as written (read-only by convention; no copy is made)."""
+        automata = self._extra.get("automata")
+        return automata if isinstance(automata, list) else ()
+
     def automaton_properties(self) -> frozenset[str]:
         automata = self._extra.get("automata")
         return frozenset(

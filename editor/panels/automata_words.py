@@ -41,14 +41,13 @@ def _vocabulary(pack: PackDocument) -> _Vocabulary:
     names: dict[str, set[str]] = {"cue": set(), "sound": set()}
     budget = SUGGESTION_STEPS
     for index in range(pack.level_count()):
-        level = pack.level_at(index)
-        properties |= level.automaton_properties()
-        automata = level.extra.get("automata") if budget > 0 else None
-        for automaton in automata if isinstance(automata, list) else []:
-            if budget <= 0:
-                break
-            pattern = automaton.get("pattern") if isinstance(automaton, dict) else None
-            steps = pattern if isinstance(pattern, list) else []
+        for automaton in pack.level_at(index).automaton_records():
+            if not isinstance(automaton, dict):
+                continue
+            if isinstance(automaton.get("property"), str):
+                properties.add(automaton["property"])
+            pattern = automaton.get("pattern")
+            steps = pattern if isinstance(pattern, list) and budget > 0 else []
             for step in steps[:budget]:
                 for key, found in names.items():
                     if isinstance(step, dict) and isinstance(step.get(key), str):
