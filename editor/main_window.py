@@ -531,6 +531,8 @@ class MainWindow(QMainWindow):
         self.docks.add(
             "solver", "Solver", self.solver_panel, right, tabify_with="history", shortcut="Alt+9"
         )
+        # Behind another tab, the pack curve (a point per level) is drawn when shown.
+        self.docks["solver"].visibilityChanged.connect(self.solver_panel.curve_box.set_shown)
         self.docks.add(
             "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
         ).raise_()

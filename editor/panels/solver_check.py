@@ -10,6 +10,7 @@ measure. Both only read the :class:`~editor.tasks.solve_pack.PackVerifier`.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
@@ -126,8 +127,32 @@ class PackCurveBox(QGroupBox):
         layout.setSpacing(2)
         layout.addWidget(self.measure, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.curve, 1)
+        self._current: LevelDocument | None = None
+        self._stale = False
+        self._shown = True  # false while its dock is behind another tab
+
+    def set_shown(self, shown: bool) -> None:
+        """Whether the dock holding the curve can be seen (``visibilityChanged``)."""
+        self._shown = shown
+        if shown and self._stale:
+            self.refresh(self._current)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh(self._current)
 
     def refresh(self, current: LevelDocument | None) -> None:
+        """Redraw from the verifier's statuses, or, while hidden, when next shown.
+
+        A point per level: on a 10,000-level pack that is tens of milliseconds on the
+        UI thread, redone as statuses stream in; a curve nobody sees need not pay it.
+        """
+        self._current = current
+        if not (self._shown and self.isVisible()):
+            self._stale = True
+            return
+        self._stale = False
         points = []
         for level, status in self._verifier.statuses():
             verdict = status.verdict if status.state == "done" else None
