@@ -77,9 +77,9 @@ class CompactLevel:
         # per meaning, per noun fields (bytes of the key): flags, YOU slots, linked slots
         self._views: dict[Meaning, dict[bytes, _View]] = {}
         size = codec.itemsize
-        self._nouns_from, self._nouns_to = codec.noun_base * size, codec.length * size
+        self._nouns_from, self._nouns_to = codec.packed_from, codec.nbytes
         self._words_from, self._words_to = codec.word_lo * size, codec.word_hi * size
-        self._one_byte, self._gone = size == 1, codec.gone
+        self._gone = codec.gone
         # meanings under which no walk is arithmetic: carriers act, FRAIL objects may crumble
         self._no_walk = CARRY | (FRAILS if self.turns.leftovers is not None else 0)
 
@@ -179,7 +179,7 @@ class CompactLevel:
         walk shortcut may try its turns (YOU, no link, no carrier or FRAIL).
         """
         raw = (key ^ self.codec.base).to_bytes(self.codec.nbytes, "little")
-        vector = raw if self._one_byte else self.codec.fields(raw)
+        vector = self.codec.fields(raw)
         meaning = self.meanings.of_words(raw[self._words_from : self._words_to], vector)
         assert meaning is not None, "a reachable position always parses"
         views = self._views.get(meaning)

@@ -233,3 +233,28 @@ def test_the_walk_shortcut_agrees_with_the_full_turn_wherever_it_answers() -> No
             assert out is not None
             key = out.key
     assert answered > 500  # the comparison did run: the shortcut answers most turns
+
+
+@pytest.mark.parametrize("width", [8, 20])  # one byte a cell, and two (20 x 14 > 255 cells)
+def test_noun_fields_are_packed_and_a_transformed_board_round_trips(width: int) -> None:
+    # ROCK IS WALL forms when baba pushes WALL left: every rock's noun field changes
+    rows = [
+        "BABA IS YOU" + " ." * (width - 3),
+        "ROCK IS . WALL baba" + " ." * (width - 5),
+        *[" ".join(["rock"] * (width // 2) + ["."] * (width - width // 2))] * 3,
+        *[" ".join(["."] * width)] * 9,
+    ]
+    level = load_level(grid_level(rows))
+    compact, game = CompactLevel(level), Game(level)
+    codec = compact.codec
+    assert codec.itemsize == (1 if width * len(rows) <= 255 else 2)
+    assert codec.noun_bits == 2  # BABA, ROCK, WALL and the words' pseudo noun
+    assert codec.nbytes == codec.noun_base * codec.itemsize + (codec.n * 2 + 7) // 8
+    out = compact.step(compact.start_key, "UDLR".index("L"))
+    game.step("L")
+    assert out is not None
+    state = compact.describe(out.key)
+    assert state["entities"] == game.state()["entities"]
+    assert {e["noun"] for e in state["entities"] if e["kind"] == "object"} == {"BABA", "WALL"}
+    assert codec.encode(codec.decode(out.key)) == out.key
+    assert out.key.bit_length() <= 8 * codec.nbytes
