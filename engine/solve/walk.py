@@ -48,6 +48,13 @@ class WalkShortcut:
         self.patterns = [cell.to_bytes(size, "little") for cell in range(grid.cells)]
         self.end = codec.n * size  # position fields come first in a key's bytes
         self.odd = size - 1  # a match at an odd offset straddles two fields (two-byte keys)
+        self.positions = (1 << (8 * self.end)) - 1  # the position fields of a key
+        # front_first's order as one int per mover: cells further along first, then ids
+        rank = sorted(range(codec.n), key=codec.ids.__getitem__)
+        self.rank = [0] * codec.n
+        for k, slot in enumerate(rank):
+            self.rank[slot] = k
+        self.behind = [[-p * codec.n for p in progress] for progress in grid.progress]
 
     def finder(self, raw: bytes) -> Callable[[bytes, int, int], int]:
         """``find(pattern, slot, end)``: the first slot from ``slot`` at the cell ``pattern``, or -1.
@@ -215,16 +222,15 @@ class WalkShortcut:
 
     def front_first(self, movers: list[int], direction: int, vector: Sequence[int]) -> list[int]:
         """Movers in the public resolution order: furthest along ``direction`` first, then by id."""
-        progress, ids = self.grid.progress[direction], self.codec.ids
-        return sorted(movers, key=lambda slot: (-progress[vector[slot]], ids[slot]))
+        behind, rank = self.behind[direction], self.rank
+        return sorted(movers, key=lambda slot: behind[vector[slot]] + rank[slot])
 
     def current(self, child: int) -> tuple[Callable[[bytes, int, int], int], Sequence[int]]:
         """``find`` and the position fields of ``child``, for a mover after one that moved."""
-        codec = self.codec
-        raw = (child ^ codec.base).to_bytes(codec.nbytes, "little")
-        if codec.itemsize == 1:
-            return self.finder(raw), raw
-        values = array("H", raw[: self.end])
+        raw = ((child ^ self.codec.base) & self.positions).to_bytes(self.end, "little")
+        if not self.odd:
+            return raw.find, raw
+        values = array("H", raw)
         if _SWAP:
             values.byteswap()
         return self.finder(raw), values
