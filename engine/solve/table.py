@@ -87,12 +87,20 @@ class PositionTable:
         self._mask = mask = (1 << self._bits) - 1
         index = array("i", bytes(4 << self._bits))
         store, offsets = self._store, self._offsets
-        pause = self._pause
-        for number in range(len(offsets) - 1):
-            if pause is not None and not number % _PAUSE_EVERY and number:
+        pause, count = self._pause, len(offsets) - 1
+        for first in range(0, count, _PAUSE_EVERY):
+            if pause is not None and first:
                 pause()
-            slot = hash(bytes(store[offsets[number] : offsets[number + 1]])) & mask
-            while index[slot]:
-                slot = (slot + 1) & mask
-            index[slot] = number + 1
+            last = min(first + _PAUSE_EVERY, count)
+            base = offsets[first]
+            chunk = bytes(store[base : offsets[last]])  # one copy, sliced below without another
+            ends = offsets[first : last + 1]
+            start = 0
+            for number, end in enumerate(ends[1:], first + 1):
+                end -= base
+                slot = hash(chunk[start:end]) & mask
+                start = end
+                while index[slot]:
+                    slot = (slot + 1) & mask
+                index[slot] = number
         self._index = index
