@@ -21,9 +21,13 @@ from array import array
 from collections.abc import Callable
 
 _FIRST_BITS = 12
-_GROWTH_BITS = 1  # a quarter to half full: the index costs 8 to 16 bytes a position
+# The index grows when half full: four times over while it is under 2**20 slots (4 MiB:
+# fewer rehashes and shorter probes where memory does not matter), then twice (a
+# quarter to half full: 8 to 16 bytes a position, where it does)
+_QUICK_BITS = 20
 _MAX_STORE = (1 << 32) - 1  # offsets are 32-bit
 _PAUSE_EVERY = 1 << 16  # positions rehashed between two calls of ``pause``
+_CHUNK = 1 << 12  # positions rehashed from one copy of their keys (a few hundred KiB)
 
 
 class PositionTable:
@@ -83,24 +87,24 @@ class PositionTable:
         return int.from_bytes(self._store[offsets[number] : offsets[number + 1]], "little")
 
     def _grow(self) -> None:
-        self._bits += _GROWTH_BITS
+        self._bits += 2 if self._bits < _QUICK_BITS else 1
         self._mask = mask = (1 << self._bits) - 1
         index = array("i", bytes(4 << self._bits))
         store, offsets = self._store, self._offsets
         pause, count = self._pause, len(offsets) - 1
-        for first in range(0, count, _PAUSE_EVERY):
-            if pause is not None and first:
-                pause()
-            last = min(first + _PAUSE_EVERY, count)
-            base = offsets[first]
-            chunk = bytes(store[base : offsets[last]])  # one copy, sliced below without another
-            ends = offsets[first : last + 1]
-            start = 0
-            for number, end in enumerate(ends[1:], first + 1):
-                end -= base
-                slot = hash(chunk[start:end]) & mask
-                start = end
-                while index[slot]:
-                    slot = (slot + 1) & mask
-                index[slot] = number
+        with memoryview(store) as view:
+            for first in range(0, count, _CHUNK):
+                if pause is not None and first and not first % _PAUSE_EVERY:
+                    pause()
+                last = min(first + _CHUNK, count)
+                base = offsets[first]
+                chunk = bytes(view[base : offsets[last]])  # one small copy, sliced without more
+                start = 0
+                for number in range(first + 1, last + 1):
+                    end = offsets[number] - base
+                    slot = hash(chunk[start:end]) & mask
+                    start = end
+                    while index[slot]:
+                        slot = (slot + 1) & mask
+                    index[slot] = number
         self._index = index
