@@ -104,7 +104,7 @@ class Codec:
         self.packed_from = self.noun_base * self.itemsize
         self.nbytes = self.packed_from + (self.n * self.noun_bits + 7) // 8
         self._packed: dict[bytes, int] = {}  # noun fields' bytes -> their packed int
-        self._unpacked: dict[bytes, bytes] = {}  # packed bytes -> noun fields' bytes
+        self.unpacked: dict[bytes, bytes] = {}  # packed bytes -> noun fields' bytes (shared)
         self._positions = (1 << (8 * self.n * self.itemsize)) - 1  # the position fields of a key
         self.start = self.vector(start.pieces, start.phases)
         self.base = 0
@@ -156,9 +156,9 @@ class Codec:
     def fields(self, raw: bytes) -> bytes | array[int]:
         """The fields of :meth:`raw` bytes, indexable: bytes when one byte each, else an array."""
         packed = raw[self.packed_from :]
-        nouns = self._unpacked.get(packed)
+        nouns = self.unpacked.get(packed)
         if nouns is None:
-            nouns = self._unpack(packed)
+            nouns = self.noun_fields(packed)
         if self.itemsize == 1:
             return raw[: self.packed_from] + nouns
         values = array("H", raw[: self.packed_from] + nouns)
@@ -166,16 +166,16 @@ class Codec:
             values.byteswap()
         return values
 
-    def _unpack(self, packed: bytes) -> bytes:
+    def noun_fields(self, packed: bytes) -> bytes:
         """The noun fields of packed bytes, ``itemsize`` little-endian bytes each (cached)."""
         bits, value = self.noun_bits, int.from_bytes(packed, "little")
         mask = (1 << bits) - 1
         nouns = b"".join(
             ((value >> (k * bits)) & mask).to_bytes(self.itemsize, "little") for k in range(self.n)
         )
-        if len(self._unpacked) >= _CACHE_LIMIT:
-            self._unpacked.clear()
-        self._unpacked[packed] = nouns
+        if len(self.unpacked) >= _CACHE_LIMIT:
+            self.unpacked.clear()
+        self.unpacked[packed] = nouns
         return nouns
 
     def shift(self, field: int) -> int:
