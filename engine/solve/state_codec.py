@@ -20,10 +20,11 @@ object starts with them) and nothing else can be stored — there is no field a
 crumble counter or a per-object ``leaves`` value could live in. Rules, carriers,
 ``active`` and control are derived from the vector.
 
-The key is the vector's bytes read as an int, XORed with the settled start's: the
-fields of entities that never moved are zero bytes, and slots are ordered so that
-the entities that move most (YOU objects, then words, then PUSH objects) come
-first, so a typical key is a short int (about 40 bytes) even on a large board.
+The key is those fields read as one int (packed as said above), XORed with the
+settled start's: the fields of entities that never moved are zero, and slots are
+ordered so that the entities that move most (YOU objects, then words, then PUSH
+objects) come first, so a typical key is a short int (about 40 bytes) even on a
+large board.
 """
 
 from __future__ import annotations
@@ -115,8 +116,9 @@ class Codec:
     def encode(self, vector: list[int]) -> int:
         """The hashable key of a vector (a non-negative int).
 
-        Field ``i`` is bits ``i * 8 * itemsize`` onwards of ``key ^ base``, so a
-        caller may also change a key arithmetically (see :meth:`shift`).
+        Field ``i`` is the bits from :meth:`shift` of ``i`` on of ``key ^ base``
+        (``itemsize`` bytes a cell or phase, :attr:`noun_bits` a noun), so a caller
+        may also change a key arithmetically.
         """
         noun_base = self.noun_base
         if self.itemsize == 1:
