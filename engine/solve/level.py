@@ -77,9 +77,10 @@ class CompactLevel:
         # per meaning, per noun fields (bytes of the key): flags, YOU slots, linked slots
         self._views: dict[Meaning, dict[bytes, _View]] = {}
         size = codec.itemsize
-        self._nouns_from, self._nouns_to = codec.noun_base * size, codec.length * size
+        self._nouns_from = codec.packed_from
         self._words_from, self._words_to = codec.word_lo * size, codec.word_hi * size
-        self._one_byte, self._gone = size == 1, codec.gone
+        self._gone = codec.gone
+        self._one_byte, self._unpacked = codec.itemsize == 1, codec.unpacked
         # meanings under which no walk is arithmetic: carriers act, FRAIL objects may crumble
         self._no_walk = CARRY | (FRAILS if self.turns.leftovers is not None else 0)
 
@@ -178,12 +179,19 @@ class CompactLevel:
         Links says some present object has a noun link; walkability that the
         walk shortcut may try its turns (YOU, no link, no carrier or FRAIL).
         """
-        raw = (key ^ self.codec.base).to_bytes(self.codec.nbytes, "little")
-        vector = raw if self._one_byte else self.codec.fields(raw)
+        codec = self.codec
+        raw = (key ^ codec.base).to_bytes(codec.nbytes, "little")
+        nouns = raw[self._nouns_from :]  # packed
+        if self._one_byte:  # Codec.fields, inlined: this runs once per expansion
+            tail = self._unpacked.get(nouns)
+            vector: Sequence[int] = raw[: self._nouns_from] + (
+                tail if tail is not None else codec.noun_fields(nouns)
+            )
+        else:
+            vector = codec.fields(raw)
         meaning = self.meanings.of_words(raw[self._words_from : self._words_to], vector)
         assert meaning is not None, "a reachable position always parses"
         views = self._views.get(meaning)
-        nouns = raw[self._nouns_from : self._nouns_to]
         view = None if views is None else views.get(nouns)
         if view is None:
             view = self._view(meaning, nouns, vector)

@@ -7,6 +7,12 @@ A position is a flat vector of small integers, one *field* each:
 * ``vector[noun_base + slot]``: the noun index of the slot (words carry a pseudo noun,
   :attr:`Codec.word`, that no rule can name).
 
+In the key the position and phase fields take ``itemsize`` bytes each (the walk
+shortcut searches them with ``bytes.find``), while the noun fields are packed into
+:attr:`Codec.noun_bits` bits each: a level with three nouns needs two bits a noun,
+not a byte, and a turn that transforms objects touches every noun field, so a
+byte each would make such keys twice as long as the positions.
+
 That is all the authoritative state there is (spec 04, "Solver transitions include
 frail state"): identity is the slot, existence is a position other than ``gone``,
 the FRAIL map is level data (its tokens are in :attr:`Codec.nouns` even when no
@@ -14,10 +20,11 @@ object starts with them) and nothing else can be stored — there is no field a
 crumble counter or a per-object ``leaves`` value could live in. Rules, carriers,
 ``active`` and control are derived from the vector.
 
-The key is the vector's bytes read as an int, XORed with the settled start's: the
-fields of entities that never moved are zero bytes, and slots are ordered so that
-the entities that move most (YOU objects, then words, then PUSH objects) come
-first, so a typical key is a short int (about 40 bytes) even on a large board.
+The key is those fields read as one int (packed as said above), XORed with the
+settled start's: the fields of entities that never moved are zero, and slots are
+ordered so that the entities that move most (YOU objects, then words, then PUSH
+objects) come first, so a typical key is a short int (about 40 bytes) even on a
+large board.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from engine.tokens import PUSH, YOU
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _BYTE_LIMIT = 255  # one byte per field: values 0..254, 255 means gone
+_CACHE_LIMIT = 1 << 14  # noun sets remembered by the packing caches
 
 
 class Codec:
@@ -92,7 +100,12 @@ class Codec:
         self.phase_base = self.n
         self.noun_base = self.n + self.automata
         self.length = self.noun_base + self.n
-        self.nbytes = self.length * self.itemsize
+        # the noun fields are packed: noun_bits each, from byte packed_from of the key
+        self.noun_bits = max(1, self.word.bit_length())
+        self.packed_from = self.noun_base * self.itemsize
+        self.nbytes = self.packed_from + (self.n * self.noun_bits + 7) // 8
+        self._packed: dict[bytes, int] = {}  # noun fields' bytes -> their packed int
+        self.unpacked: dict[bytes, bytes] = {}  # packed bytes -> noun fields' bytes (shared)
         self._positions = (1 << (8 * self.n * self.itemsize)) - 1  # the position fields of a key
         self.start = self.vector(start.pieces, start.phases)
         self.base = 0
@@ -103,17 +116,36 @@ class Codec:
     def encode(self, vector: list[int]) -> int:
         """The hashable key of a vector (a non-negative int).
 
-        Field ``i`` is bits ``i * 8 * itemsize`` onwards of ``key ^ base``, so a
-        caller may also change a key arithmetically (see :meth:`shift`).
+        Field ``i`` is the bits from :meth:`shift` of ``i`` on of ``key ^ base``
+        (``itemsize`` bytes a cell or phase, :attr:`noun_bits` a noun), so a caller
+        may also change a key arithmetically.
         """
+        noun_base = self.noun_base
         if self.itemsize == 1:
             raw = bytes(vector)
+            head, nouns = raw[:noun_base], raw[noun_base:]
         else:
             values = array("H", vector)
+            nouns = values[noun_base:].tobytes()  # a cache key only: native order will do
+            del values[noun_base:]
             if _SWAP:
                 values.byteswap()
-            raw = values.tobytes()
-        return int.from_bytes(raw, "little") ^ self.base
+            head = values.tobytes()
+        packed = self._packed.get(nouns)
+        if packed is None:
+            packed = self._pack(vector[noun_base:], nouns)
+        return (int.from_bytes(head, "little") | packed) ^ self.base
+
+    def _pack(self, nouns: Sequence[int], raw: bytes) -> int:
+        """The noun fields as bits from :attr:`packed_from` on (cached: few noun sets occur)."""
+        bits, packed = self.noun_bits, 0
+        for k, noun in enumerate(nouns):
+            packed |= noun << (k * bits)
+        packed <<= 8 * self.packed_from
+        if len(self._packed) >= _CACHE_LIMIT:
+            self._packed.clear()
+        self._packed[raw] = packed
+        return packed
 
     def decode(self, key: int) -> list[int]:
         """The vector of a key; a fresh list the caller may change."""
@@ -124,17 +156,35 @@ class Codec:
         return (key ^ self.base).to_bytes(self.nbytes, "little")
 
     def fields(self, raw: bytes) -> bytes | array[int]:
-        """The fields of :meth:`raw` bytes, indexable: the bytes themselves when one byte each."""
+        """The fields of :meth:`raw` bytes, indexable: bytes when one byte each, else an array."""
+        packed = raw[self.packed_from :]
+        nouns = self.unpacked.get(packed)
+        if nouns is None:
+            nouns = self.noun_fields(packed)
         if self.itemsize == 1:
-            return raw
-        values = array("H", raw)
+            return raw[: self.packed_from] + nouns
+        values = array("H", raw[: self.packed_from] + nouns)
         if _SWAP:
             values.byteswap()
         return values
 
+    def noun_fields(self, packed: bytes) -> bytes:
+        """The noun fields of packed bytes, ``itemsize`` little-endian bytes each (cached)."""
+        bits, value = self.noun_bits, int.from_bytes(packed, "little")
+        mask = (1 << bits) - 1
+        nouns = b"".join(
+            ((value >> (k * bits)) & mask).to_bytes(self.itemsize, "little") for k in range(self.n)
+        )
+        if len(self.unpacked) >= _CACHE_LIMIT:
+            self.unpacked.clear()
+        self.unpacked[packed] = nouns
+        return nouns
+
     def shift(self, field: int) -> int:
         """The bit offset of ``field`` in a key: ``key ^ ((old ^ new) << shift)`` sets it."""
-        return field * 8 * self.itemsize
+        if field < self.noun_base:
+            return field * 8 * self.itemsize
+        return 8 * self.packed_from + (field - self.noun_base) * self.noun_bits
 
     def changed_slots(self, key: int) -> list[int]:
         """The slots whose position differs from the settled start's, ascending."""

@@ -13,14 +13,17 @@ so a walk costs the same on a board of 20 entities and on one of 2,000.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Callable, Sequence
 from enum import Enum
 
 from engine.solve.grid import Grid
 from engine.solve.position import Child
-from engine.solve.rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, Meaning, Meanings
+from engine.solve.rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, YOUS, Meaning, Meanings
 from engine.solve.state_codec import Codec
 
+_SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _SEVERAL = -2  # more than one entity of a stacked cell can act
 
 
@@ -45,6 +48,13 @@ class WalkShortcut:
         self.patterns = [cell.to_bytes(size, "little") for cell in range(grid.cells)]
         self.end = codec.n * size  # position fields come first in a key's bytes
         self.odd = size - 1  # a match at an odd offset straddles two fields (two-byte keys)
+        self.positions = (1 << (8 * self.end)) - 1  # the position fields of a key
+        # front_first's order as one int per mover: cells further along first, then ids
+        rank = sorted(range(codec.n), key=codec.ids.__getitem__)
+        self.rank = [0] * codec.n
+        for k, slot in enumerate(rank):
+            self.rank[slot] = k
+        self.behind = [[-p * codec.n for p in progress] for progress in grid.progress]
 
     def finder(self, raw: bytes) -> Callable[[bytes, int, int], int]:
         """``find(pattern, slot, end)``: the first slot from ``slot`` at the cell ``pattern``, or -1.
@@ -81,8 +91,11 @@ class WalkShortcut:
         empty cell or onto one passive object (a lone mover may sink there or be
         defeated), pushes a line of single entities into an empty cell or onto one
         passive object (an object pushed onto or with a SINK sinks with it), or is
-        blocked. With several movers, no two may use the same cell (their own, the
-        cells they scan, the blocker), so their order does not matter. When words
+        blocked. Several movers resolve one after another in the public order
+        (front first, ties by id), each against where the earlier ones left
+        things, as the public movement phase does; with several, a turn where a
+        contact could involve a YOU object (a SINK or DEFEAT under a mover, a
+        pushed line that ends on or carries one) is a full turn. When words
         moved, the rules must mean what they meant; anything else is a full turn.
         """
         find, end, patterns = self.finder(raw), self.end, self.patterns
@@ -91,32 +104,32 @@ class WalkShortcut:
         word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
         several = len(movers) > 1
         out: list[Child | Shortcut] = []
-        for step in self.grid.step:
-            paths: set[int] = set()  # cells movers have used, when there are several
-            child = key
+        for direction, step in enumerate(self.grid.step):
+            order = self.front_first(movers, direction, vector) if several else movers
+            child = seen = key  # ``seen``: the position ``search`` and ``now`` read
+            search, now = find, vector
             won = lost = words = False
             answer: Shortcut | None = None
-            for mover in movers:
-                origin = vector[mover]
+            for mover in order:
+                if child != seen:  # an earlier mover moved: look where things stand now
+                    seen = child
+                    search, now = self.current(child)
+                origin = now[mover]
                 cell = step[origin]
-                if several:
-                    if origin in paths or cell in paths:
-                        answer = Shortcut.FULL_TURN  # two movers meet: their order matters
-                        break
-                    paths.add(origin)
-                    if cell >= 0:
-                        paths.add(cell)
                 if cell < 0:
                     continue  # the edge: this mover stays
                 pattern = patterns[cell]
-                slot = find(pattern, 0, end)
+                slot = search(pattern, 0, end)
                 crowd = False  # inert objects share the cell
-                if slot >= 0 and find(pattern, slot + 1, end) >= 0:
-                    slot, crowd = self.live(find, pattern, flags), True
+                if slot >= 0 and search(pattern, slot + 1, end) >= 0:
+                    slot, crowd = self.live(search, pattern, flags), True
                     if slot == _SEVERAL:
                         answer = Shortcut.FULL_TURN  # a stack: several entities act at once
                         break
                 if slot < 0:
+                    if crowd and flags[mover] & SINKS:
+                        answer = Shortcut.FULL_TURN  # a SINK walks onto inert objects
+                        break
                     child ^= (origin ^ cell) << shift[mover]
                     continue
                 bits = flags[slot]
@@ -140,38 +153,46 @@ class WalkShortcut:
                     child ^= (origin ^ cell) << shift[mover]
                     won = won or bool(bits & WINS)
                     continue
+                if crowd and flags[mover] & SINKS:
+                    answer = Shortcut.FULL_TURN  # the mover follows the line onto inert objects
+                    break
                 moved = (origin ^ cell) << shift[mover]
                 pushed_word = False
+                carried = 0  # the properties of the pushed line
                 while True:  # a line of single pushed entities
                     word = word_lo <= slot < word_hi
                     pushed_word = pushed_word or word
+                    carried |= flags[slot]
                     after = step[cell]
-                    if several and after >= 0:
-                        if after in paths:
-                            answer = Shortcut.FULL_TURN
-                            break
-                        paths.add(after)
                     if after < 0:
                         moved = 0  # against the edge: the line and the mover stay
                         break
                     moved ^= (cell ^ after) << shift[slot]
                     pattern = patterns[after]
-                    ahead = find(pattern, 0, end)
+                    ahead = search(pattern, 0, end)
                     crowd = False
-                    if ahead >= 0 and find(pattern, ahead + 1, end) >= 0:
-                        ahead, crowd = self.live(find, pattern, flags), True
+                    if ahead >= 0 and search(pattern, ahead + 1, end) >= 0:
+                        ahead, crowd = self.live(search, pattern, flags), True
                         if ahead == _SEVERAL:
                             answer = Shortcut.FULL_TURN
                             break
                     if ahead < 0:
+                        if crowd and flags[slot] & SINKS:
+                            answer = Shortcut.FULL_TURN  # a pushed SINK onto inert objects
                         break  # into an empty cell, or one of inert objects
                     bits = flags[ahead]
                     if bits & BLOCKS:
                         moved = 0
                         break
                     if bits & PUSHES:
+                        if crowd and flags[slot] & SINKS:
+                            answer = Shortcut.FULL_TURN  # a pushed SINK onto inert objects
+                            break
                         slot, cell = ahead, after
                         continue
+                    if several and (bits | carried) & (YOUS | SINKS):
+                        answer = Shortcut.FULL_TURN  # a contact with a YOU, or a sinking
+                        break
                     # onto a passive object, which stays: a SINK takes both
                     if (bits | flags[slot]) & SINKS:
                         if word or crowd:
@@ -198,6 +219,21 @@ class WalkShortcut:
             else:
                 out.append((child, won, not lost))
         return out
+
+    def front_first(self, movers: list[int], direction: int, vector: Sequence[int]) -> list[int]:
+        """Movers in the public resolution order: furthest along ``direction`` first, then by id."""
+        behind, rank = self.behind[direction], self.rank
+        return sorted(movers, key=lambda slot: behind[vector[slot]] + rank[slot])
+
+    def current(self, child: int) -> tuple[Callable[[bytes, int, int], int], Sequence[int]]:
+        """``find`` and the position fields of ``child``, for a mover after one that moved."""
+        raw = ((child ^ self.codec.base) & self.positions).to_bytes(self.end, "little")
+        if not self.odd:
+            return raw.find, raw
+        values = array("H", raw)
+        if _SWAP:
+            values.byteswap()
+        return self.finder(raw), values
 
     def live(self, find: Callable[[bytes, int, int], int], pattern: bytes, flags: list[int]) -> int:
         """The one entity with any property in a stacked cell; -1 if none, ``_SEVERAL`` if more.

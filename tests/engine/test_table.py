@@ -42,6 +42,7 @@ def test_a_long_growth_pauses_and_may_be_abandoned() -> None:
         table.add(key * 7919)
     assert pauses  # called while 131,072 positions were rehashed
     assert all(table.key(n) == n * 7919 for n in range(0, 140_000, 997))
+    assert all(table.add(n * 7919) == -1 for n in range(0, 140_000, 13))  # rehashed in chunks
 
     def stop() -> None:
         raise KeyboardInterrupt
