@@ -278,8 +278,7 @@ class PackDocument(QObject):
     def write_insert_level(self, index: int, level: LevelDocument) -> None:
         self.level_about_to_be_inserted.emit(index)
         self._levels.insert(index, level)
-        self._rows = None
-        self._automata_version += 1
+        self._levels_changed()
         self._adopt(level)
         self.level_inserted.emit(index)
         self._update_dirty()
@@ -287,8 +286,7 @@ class PackDocument(QObject):
     def write_remove_level(self, index: int) -> None:
         self.level_about_to_be_removed.emit(index)
         level = self._levels.pop(index)
-        self._rows = None
-        self._automata_version += 1
+        self._levels_changed()
         level.properties_changed.disconnect(self._on_level_properties_changed)
         self.level_removed.emit(index)
         self._update_dirty()
@@ -315,8 +313,7 @@ class PackDocument(QObject):
         """Add a level while the document is being built (no history, no signals)."""
         self._adopt(level)
         self._levels.append(level)
-        self._rows = None
-        self._automata_version += 1
+        self._levels_changed()
 
     def _adopt(self, level: LevelDocument) -> None:
         level.setParent(self)
@@ -330,6 +327,11 @@ class PackDocument(QObject):
                 (level.authored_changed, lambda key, lv=level: self._on_authored(lv, key)),
             ]
         )
+
+    def _levels_changed(self) -> None:
+        """A level came or went: positions and the automata across levels may differ."""
+        self._rows = None
+        self._automata_version += 1
 
     def _on_authored(self, level: LevelDocument, key: str) -> None:
         if key == "automata":

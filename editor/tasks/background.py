@@ -98,6 +98,12 @@ _paused = 0
 _paused_lock = threading.Lock()
 
 
+#: From how many levels a pack's long-lived data (the pack, what a save keeps, a check's
+#: reports) is frozen for the collector (``gc.freeze``): below it a full collection is
+#: short, and nothing cyclic should wait for the next open to be freed.
+FREEZE_FROM_LEVELS = 1_000
+
+
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Keep Python's cyclic garbage collector off during one step of a task.

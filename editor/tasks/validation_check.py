@@ -18,6 +18,7 @@ from typing import Any
 
 import engine
 from editor.documents.reading import is_int
+from editor.tasks import background
 from editor.tasks.background import CancelToken, collector_paused, yield_to_ui
 from editor.tasks.progress import Progress
 
@@ -111,10 +112,6 @@ class ValidationResult:
         return dict(self.counts).get(severity, 0)
 
 
-#: From how many levels a check's results are frozen for the collector (see ``check``).
-FREEZE_AFTER_LEVELS = 1_000
-
-
 def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
     """Re-read the levels given as documents, then check the whole pack over the reports."""
     started = time.perf_counter()
@@ -147,7 +144,7 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
         counts = Counter(row.severity for row in rows)
         per_level = Counter(row.level_key for row in rows if row.level_key is not None)
         del pack, reports
-        if len(levels) >= FREEZE_AFTER_LEVELS:
+        if len(levels) >= background.FREEZE_FROM_LEVELS:
             # The reports and rows of a large pack live until the levels change: frozen
             # like the pack itself (files.adopt_still), they are never walked. Left
             # young, the first collection after this step walks them all at once, with
