@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import cast
 
 from engine.errors import RuleComplexityError
 from engine.rules import PARSE_BUDGET, Rule, RuleTable, parse_rules, parse_units
@@ -76,6 +77,12 @@ class Meanings:
         self._by_rules: dict[tuple[tuple[str, str], ...], Meaning] = {}
         self._interned: dict[tuple[object, ...], Meaning] = {}
         self._is = [codec.texts[slot] == IS for slot in range(codec.n)]
+        offsets = [slot - codec.word_lo for slot in self._is_slots]
+        # the IS words' cells from the words' bytes: an int, a tuple, or () without IS
+        self._is_places: Callable[[bytes], object] = (
+            itemgetter(*offsets) if offsets else lambda words: ()
+        )
+        self._masks: dict[object, bytes] = {}  # IS cells -> the translate table of _read
 
     def rules(self, vector: Sequence[int]) -> tuple[Rule, ...]:
         """The rules the words of ``vector`` form, from the public parser (uncached).
@@ -123,31 +130,61 @@ class Meanings:
         Only a row or column that holds an IS word can form a sentence or cost
         the parser anything, so a configuration is reduced to the signature of
         those lines (which word stands where along each); configurations that
-        differ only in words elsewhere share it.
+        differ only in words elsewhere share it. With one byte a cell that is
+        one ``translate`` of the words' bytes (a word off those lines reads as
+        ``gone``, which no line can read either), built per placement of the IS words.
         """
         codec = self.codec
-        gone, width = codec.gone, codec.width
         words = vector[codec.word_lo : codec.word_hi]
         if codec.itemsize == 1:
             words = bytes(words)
+            # one translate: every word keeps its cell when it stands on a row or
+            # column of an IS word, else becomes ``gone`` (neither can be read);
+            # the IS words keep theirs, so the key also says which lines those are
+            places = self._is_places(words)
+            mask = self._masks.get(places)
+            if mask is None:
+                mask = self._mask(places)
+            key = words.translate(mask)
+            try:
+                return self._by_lines[key]
+            except KeyError:
+                pass
+            lines = self._lines_of(vector, words)
+        else:
+            lines = self._lines_of(vector, words)
+            # one bytes object (signatures have one length): the row count, the line
+            # indices, then the signatures
+            rows = sum(1 for axis, _, _ in lines if axis == 0)
+            key = bytes([rows, *(index for _, index, _ in lines)]) + b"".join(
+                signature for _, _, signature in lines
+            )
+            try:
+                return self._by_lines[key]
+            except KeyError:
+                pass
+        return self._read_lines(vector, lines, key)
+
+    def _lines_of(
+        self, vector: Sequence[int], words: Sequence[int]
+    ) -> list[tuple[int, int, bytes]]:
+        """Each row (axis 0), then column, of an IS word, with its :meth:`_signature`."""
+        codec = self.codec
+        gone, width = codec.gone, codec.width
         rows, cols = set(), set()
         for slot in self._is_slots:
             cell = vector[slot]
             if cell != gone:
                 rows.add(cell // width)
                 cols.add(cell % width)
-        lines = [(0, y, self._signature(words, 0, y)) for y in sorted(rows)] + [
+        return [(0, y, self._signature(words, 0, y)) for y in sorted(rows)] + [
             (1, x, self._signature(words, 1, x)) for x in sorted(cols)
         ]
-        # one bytes object (signatures have one length): the row count, the line
-        # indices, then the signatures
-        key = bytes([len(rows), *(index for _, index, _ in lines)]) + b"".join(
-            signature for _, _, signature in lines
-        )
-        try:
-            return self._by_lines[key]
-        except KeyError:
-            pass
+
+    def _read_lines(
+        self, vector: Sequence[int], lines: list[tuple[int, int, bytes]], key: bytes
+    ) -> Meaning | None:
+        """The meaning from the rules of ``lines``, merged in the public order; cached under ``key``."""
         entries: list[tuple[tuple[int, int, int], Rule]] = []
         units = 0
         found: Meaning | None
@@ -170,6 +207,23 @@ class Meanings:
             self._by_lines.clear()
         self._by_lines[key] = found
         return found
+
+    def _mask(self, found: object) -> bytes:
+        """The ``translate`` table of :meth:`_read` for IS words at ``found``."""
+        codec = self.codec
+        gone, width = codec.gone, codec.width
+        places = cast(tuple[int, ...], found if isinstance(found, tuple) else (found,))
+        rows = {cell // width for cell in places if cell != gone}
+        cols = {cell % width for cell in places if cell != gone}
+        out = bytearray([gone]) * 256
+        for cell in range(codec.cells):
+            if cell // width in rows or cell % width in cols:
+                out[cell] = cell
+        mask = bytes(out)
+        if len(self._masks) >= _CACHE_LIMIT:
+            self._masks.clear()
+        self._masks[found] = mask
+        return mask
 
     def _signature(self, words: Sequence[int], axis: int, index: int) -> bytes:
         """Where each word stands along one row (axis 0) or column: 1 + its coordinate, 0 off it.

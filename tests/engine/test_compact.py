@@ -193,6 +193,36 @@ def test_cached_line_meanings_equal_the_public_parser(words: list[tuple[str, int
     assert compact.meanings.of(p2) is compact.meanings.direct(p2)
 
 
+def test_every_single_word_move_through_one_cache_means_what_the_parser_reads() -> None:
+    """From a start of a row sentence and a column sentence, each word moved to each free
+    cell in turn, all through one warm cache: a key that forgets the columns (or rows) of
+    the IS words, or any word, gives an earlier configuration's meaning and fails."""
+    row = [("BABA", 0, 0), ("IS", 1, 0), ("YOU", 2, 0)]
+    column = [("ROCK", 4, 1), ("IS", 4, 2), ("PUSH", 4, 3)]
+    spare = [("FLAG", 0, 4), ("WIN", 2, 3)]
+    entities: list[dict[str, Any]] = [
+        {"kind": "word", "text": t, "x": x, "y": y} for t, x, y in row + column + spare
+    ]
+    entities.append({"kind": "object", "noun": "BABA", "x": 0, "y": 2})
+    for n, e in enumerate(entities, start=1):
+        e["id"] = n
+    compact = CompactLevel({"id": "w", "width": 5, "height": 5, "entities": entities})
+    codec, meanings = compact.codec, compact.meanings
+    start = list(codec.decode(compact.start_key))
+    lo, hi = codec.word_lo, codec.word_hi
+    meant = set()
+    for slot in range(lo, hi):
+        for cell in [*range(codec.cells), codec.gone]:
+            if cell in start[lo:hi]:
+                continue  # no stacks: those go to the public parser whole
+            p = list(start)
+            p[slot] = cell
+            found = meanings.of(p)
+            assert found is meanings.direct(p), (slot, cell)
+            meant.add(found)
+    assert len(meant) == 3  # both rules, and each sentence broken by a move
+
+
 def test_the_compact_turn_runs_the_public_turns_phases_by_name() -> None:
     """Issue 11: the compact path is built from the public turn's phases, not a copy of it."""
     assert not issubclass(CompactLevel, TurnResolver)
