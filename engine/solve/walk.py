@@ -25,6 +25,7 @@ from engine.solve.state_codec import Codec
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _SEVERAL = -2  # more than one entity of a stacked cell can act
+_ORDERS_LIMIT = 1 << 14  # placements of several YOU objects whose orders are kept
 
 
 class Shortcut(Enum):
@@ -55,6 +56,7 @@ class WalkShortcut:
         for k, slot in enumerate(rank):
             self.rank[slot] = k
         self.behind = [[-p * codec.n for p in progress] for progress in grid.progress]
+        self._orders: dict[tuple[int, ...], list[list[int]]] = {}
 
     def finder(self, raw: bytes) -> Callable[[bytes, int, int], int]:
         """``find(pattern, slot, end)``: the first slot from ``slot`` at the cell ``pattern``, or -1.
@@ -103,9 +105,10 @@ class WalkShortcut:
         gone, noun_base = self.codec.gone, self.codec.noun_base
         word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
         several = len(movers) > 1
+        orders = self.orders(movers, vector) if several else None
         out: list[Child | Shortcut] = []
         for direction, step in enumerate(self.grid.step):
-            order = self.front_first(movers, direction, vector) if several else movers
+            order = movers if orders is None else orders[direction]
             child = seen = key  # ``seen``: the position ``search`` and ``now`` read
             search, now = find, vector
             won = lost = words = False
@@ -225,11 +228,32 @@ class WalkShortcut:
         behind, rank = self.behind[direction], self.rank
         return sorted(movers, key=lambda slot: behind[vector[slot]] + rank[slot])
 
+    def orders(self, movers: list[int], vector: Sequence[int]) -> list[list[int]]:
+        """:meth:`front_first` for every direction, cached by the movers and their cells.
+
+        The order depends on nothing else, and a search meets the same placement
+        of its YOU objects again and again (only other things moved).
+        """
+        placed = (*movers, *[vector[slot] for slot in movers])
+        found = self._orders.get(placed)
+        if found is None:
+            found = [self.front_first(movers, d, vector) for d in range(len(self.grid.step))]
+            if len(self._orders) >= _ORDERS_LIMIT:
+                self._orders.clear()
+            self._orders[placed] = found
+        return found
+
     def current(self, child: int) -> tuple[Callable[[bytes, int, int], int], Sequence[int]]:
-        """``find`` and the position fields of ``child``, for a mover after one that moved."""
-        raw = ((child ^ self.codec.base) & self.positions).to_bytes(self.end, "little")
+        """``find`` and the position fields of ``child``, for a mover after one that moved.
+
+        With one byte a field, the whole key's bytes: every search and read stops
+        before ``end``, so the noun and phase fields after it need no masking off.
+        """
+        codec = self.codec
         if not self.odd:
+            raw = (child ^ codec.base).to_bytes(codec.nbytes, "little")
             return raw.find, raw
+        raw = ((child ^ codec.base) & self.positions).to_bytes(self.end, "little")
         values = array("H", raw)
         if _SWAP:
             values.byteswap()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -356,6 +357,25 @@ def test_the_shortcut_answers_most_turns_of_three_movers() -> None:
         assert out is not None
         key = out.key
     assert answered >= 3 * len(record["solution"])
+
+
+def test_cached_mover_orders_are_the_public_order_for_every_set_of_movers() -> None:
+    """The walk shortcut keeps each direction's mover order per placement of the movers;
+    other movers on the same cells, or the same movers elsewhere, get their own order."""
+    compact = CompactLevel(grid_level(["BABA IS YOU", "baba baba baba baba", ". . . ."]))
+    walks, codec = compact.walks, compact.codec
+    babas = [slot for slot in codec.objects if codec.ids[slot] is not None]
+    vector = list(codec.decode(compact.start_key))
+    checked = 0
+    for movers in itertools.chain(*(itertools.combinations(babas, k) for k in (2, 3))):
+        for cells in itertools.permutations([4, 5, 9, 10], len(movers)):
+            p = list(vector)
+            for slot, cell in zip(movers, cells, strict=True):
+                p[slot] = cell
+            expected = [walks.front_first(list(movers), d, p) for d in range(4)]
+            assert walks.orders(list(movers), p) == expected
+            checked += 1
+    assert checked == 6 * 12 + 4 * 24
 
 
 @pytest.mark.parametrize(
