@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import Game, ValidationError, load_level
 from engine.play import phases
 from engine.play.phases import STEP_PHASES
+from engine.solve import walk
 from engine.solve.level import DIRECTIONS, CompactLevel
 from engine.solve.turn import TurnResolver
 from engine.solve.walk import Shortcut
@@ -357,6 +358,30 @@ def test_the_shortcut_answers_most_turns_of_three_movers() -> None:
         assert out is not None
         key = out.key
     assert answered >= 3 * len(record["solution"])
+
+
+def test_two_byte_fields_are_searched_alike_as_text_and_as_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """biy-153 (324 cells) searches its fields as text; a board of more than 55,296 cells
+    would search the bytes. Both must give the full turn's answer all along a solution."""
+    record = keke_corpus()["levels"][75]
+    as_text = CompactLevel(keke_level(record))
+    monkeypatch.setattr(walk, "_SURROGATES", 0)
+    as_bytes = CompactLevel(keke_level(record))
+    assert as_text.codec.itemsize == 2
+    assert as_text.walks.text
+    assert not as_bytes.walks.text
+    key, answered = as_text.start_key, 0
+    for letter in record["solution"]:
+        answered += walks_agree_with_full_turns(as_text, key)
+        assert walks_agree_with_full_turns(as_bytes, key) == walks_agree_with_full_turns(
+            as_text, key
+        )
+        out = as_text.step(key, "UDLR".index(letter))
+        assert out is not None
+        key = out.key
+    assert answered >= 2 * len(record["solution"])
 
 
 def test_cached_mover_orders_are_the_public_order_for_every_set_of_movers() -> None:
