@@ -37,6 +37,7 @@ _BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRA
 # few MB, which a search of a million positions would otherwise pay again per
 # position (measured by bench/bench_solver.py's memory part).
 _CACHE_LIMIT = 1 << 16
+_SURROGATES = 0xD800  # two-byte cells below it decode as one UTF-16 character each
 _SWAP = sys.byteorder != "little"  # cache keys are little-endian, as keys are
 
 Line = tuple[
@@ -69,7 +70,7 @@ class Meanings:
         self.vocabulary = codec.ctx.vocabulary
         self._cache: dict[bytes, Meaning | None] = {}
         self._lines: dict[tuple[int, int, bytes], Line] = {}  # one row or column of words
-        self._by_lines: dict[bytes, Meaning | None] = {}  # the IS lines' signatures
+        self._by_lines: dict[bytes | str, Meaning | None] = {}  # the IS lines' signatures
         self._tables: dict[tuple[int, int], bytes] = {}
         self._is_slots = [
             slot for slot in range(codec.word_lo, codec.word_hi) if codec.texts[slot] == IS
@@ -79,10 +80,11 @@ class Meanings:
         self._is = [codec.texts[slot] == IS for slot in range(codec.n)]
         offsets = [slot - codec.word_lo for slot in self._is_slots]
         # the IS words' cells from the words' bytes: an int, a tuple, or () without IS
-        self._is_places: Callable[[bytes], object] = (
+        self._is_places: Callable[[bytes | str], object] = (
             itemgetter(*offsets) if offsets else lambda words: ()
         )
-        self._masks: dict[object, bytes] = {}  # IS cells -> the translate table of _read
+        self._masks: dict[object, bytes | list[int]] = {}  # IS cells -> _read's table
+        self._text = codec.itemsize == 2 and codec.cells <= _SURROGATES
 
     def rules(self, vector: Sequence[int]) -> tuple[Rule, ...]:
         """The rules the words of ``vector`` form, from the public parser (uncached).
@@ -109,7 +111,7 @@ class Meanings:
             return self._cache[words]
         except KeyError:
             pass
-        found = self._read(vector)
+        found = self._read(vector, words)
         if len(self._cache) >= _CACHE_LIMIT:  # bound the cache; meanings stay interned
             self._cache.clear()
             self._lines.clear()
@@ -124,35 +126,34 @@ class Meanings:
         except RuleComplexityError:
             return None
 
-    def _read(self, vector: Sequence[int]) -> Meaning | None:
+    def _read(self, vector: Sequence[int], raw: bytes) -> Meaning | None:
         """The meaning of a word configuration not seen before, from the lines of its IS words.
 
         Only a row or column that holds an IS word can form a sentence or cost
         the parser anything, so a configuration is reduced to the signature of
         those lines (which word stands where along each); configurations that
-        differ only in words elsewhere share it. With one byte a cell that is
-        one ``translate`` of the words' bytes (a word off those lines reads as
-        ``gone``, which no line can read either), built per placement of the IS words.
+        differ only in words elsewhere share it. That is one ``translate`` of the
+        words' cells (``raw``, their bytes; as UTF-16 text, one character a cell,
+        with two bytes a cell): a word off those lines reads as ``gone``, which no
+        line can read either, and the IS words keep their cells, so the key also
+        names the lines. The table is built once per placement of the IS words.
         """
         codec = self.codec
-        words = vector[codec.word_lo : codec.word_hi]
-        if codec.itemsize == 1:
-            words = bytes(words)
-            # one translate: every word keeps its cell when it stands on a row or
-            # column of an IS word, else becomes ``gone`` (neither can be read);
-            # the IS words keep theirs, so the key also says which lines those are
+        key: bytes | str
+        if codec.itemsize == 1 or self._text:
+            words: bytes | str = raw if codec.itemsize == 1 else raw.decode("utf-16-le")
             places = self._is_places(words)
             mask = self._masks.get(places)
             if mask is None:
                 mask = self._mask(places)
-            key = words.translate(mask)
+            key = words.translate(mask)  # type: ignore[arg-type]
             try:
                 return self._by_lines[key]
             except KeyError:
                 pass
-            lines = self._lines_of(vector, words)
-        else:
-            lines = self._lines_of(vector, words)
+            lines = self._lines_of(vector, vector[codec.word_lo : codec.word_hi])
+        else:  # a board of more than 55,296 cells: a signature per line
+            lines = self._lines_of(vector, vector[codec.word_lo : codec.word_hi])
             # one bytes object (signatures have one length): the row count, the line
             # indices, then the signatures
             rows = sum(1 for axis, _, _ in lines if axis == 0)
@@ -182,7 +183,7 @@ class Meanings:
         ]
 
     def _read_lines(
-        self, vector: Sequence[int], lines: list[tuple[int, int, bytes]], key: bytes
+        self, vector: Sequence[int], lines: list[tuple[int, int, bytes]], key: bytes | str
     ) -> Meaning | None:
         """The meaning from the rules of ``lines``, merged in the public order; cached under ``key``."""
         entries: list[tuple[tuple[int, int, int], Rule]] = []
@@ -208,18 +209,27 @@ class Meanings:
         self._by_lines[key] = found
         return found
 
-    def _mask(self, found: object) -> bytes:
-        """The ``translate`` table of :meth:`_read` for IS words at ``found``."""
+    def _mask(self, found: object) -> bytes | list[int]:
+        """The ``translate`` table of :meth:`_read` for IS words at ``found``.
+
+        Bytes with one byte a cell; with two, a list indexed by cell (``gone``,
+        past its end, is left as it is).
+        """
         codec = self.codec
         gone, width = codec.gone, codec.width
-        places = cast(tuple[int, ...], found if isinstance(found, tuple) else (found,))
+        if isinstance(found, tuple):
+            places = [cell if isinstance(cell, int) else ord(cell) for cell in found]
+        else:
+            places = [found if isinstance(found, int) else ord(cast(str, found))]
         rows = {cell // width for cell in places if cell != gone}
         cols = {cell % width for cell in places if cell != gone}
-        out = bytearray([gone]) * 256
-        for cell in range(codec.cells):
-            if cell // width in rows or cell % width in cols:
-                out[cell] = cell
-        mask = bytes(out)
+        kept = [
+            cell if cell // width in rows or cell % width in cols else gone
+            for cell in range(codec.cells)
+        ]
+        mask: bytes | list[int] = (
+            bytes(kept + [gone] * (256 - codec.cells)) if codec.itemsize == 1 else kept
+        )
         if len(self._masks) >= _CACHE_LIMIT:
             self._masks.clear()
         self._masks[found] = mask

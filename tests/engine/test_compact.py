@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine import Game, ValidationError, load_level
 from engine.play import phases
 from engine.play.phases import STEP_PHASES
-from engine.solve import walk
+from engine.solve import rules, walk
 from engine.solve.level import DIRECTIONS, CompactLevel
 from engine.solve.turn import TurnResolver
 from engine.solve.walk import Shortcut
@@ -195,10 +195,20 @@ def test_cached_line_meanings_equal_the_public_parser(words: list[tuple[str, int
     assert compact.meanings.of(p2) is compact.meanings.direct(p2)
 
 
-def test_every_single_word_move_through_one_cache_means_what_the_parser_reads() -> None:
+@pytest.mark.parametrize(
+    ("size", "as_text"),
+    [(5, True), (16, True), (16, False)],
+    ids=["one-byte", "two-byte-text", "two-byte-signatures"],
+)
+def test_every_single_word_move_through_one_cache_means_what_the_parser_reads(
+    size: int, as_text: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """From a start of a row sentence and a column sentence, each word moved to each free
     cell in turn, all through one warm cache: a key that forgets the columns (or rows) of
-    the IS words, or any word, gives an earlier configuration's meaning and fails."""
+    the IS words, or any word, gives an earlier configuration's meaning and fails. A 16x16
+    board has two bytes a cell; past 55,296 cells it would read signatures line by line."""
+    if not as_text:
+        monkeypatch.setattr(rules, "_SURROGATES", 0)
     row = [("BABA", 0, 0), ("IS", 1, 0), ("YOU", 2, 0)]
     column = [("ROCK", 4, 1), ("IS", 4, 2), ("PUSH", 4, 3)]
     spare = [("FLAG", 0, 4), ("WIN", 2, 3)]
@@ -208,8 +218,9 @@ def test_every_single_word_move_through_one_cache_means_what_the_parser_reads() 
     entities.append({"kind": "object", "noun": "BABA", "x": 0, "y": 2})
     for n, e in enumerate(entities, start=1):
         e["id"] = n
-    compact = CompactLevel({"id": "w", "width": 5, "height": 5, "entities": entities})
+    compact = CompactLevel({"id": "w", "width": size, "height": size, "entities": entities})
     codec, meanings = compact.codec, compact.meanings
+    assert codec.itemsize == (1 if size == 5 else 2)
     start = list(codec.decode(compact.start_key))
     lo, hi = codec.word_lo, codec.word_hi
     meant = set()
