@@ -27,7 +27,7 @@ from engine.solve.state_codec import Codec
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _SEVERAL = -2  # more than one entity of a stacked cell can act
 _SURROGATES = 0xD800  # the first UTF-16 surrogate: cells below it decode one to a character
-_ORDERS_LIMIT = 1 << 14  # placements of several YOU objects whose orders are kept
+_ORDERS_LIMIT = 1 << 11  # placements of several YOU objects whose orders are kept (~1 MB)
 
 
 class Shortcut(Enum):
