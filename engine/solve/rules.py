@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import cast
 
 from engine.errors import RuleComplexityError
 from engine.rules import PARSE_BUDGET, Rule, RuleTable, parse_rules, parse_units
@@ -36,6 +37,7 @@ _BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRA
 # few MB, which a search of a million positions would otherwise pay again per
 # position (measured by bench/bench_solver.py's memory part).
 _CACHE_LIMIT = 1 << 16
+_SURROGATES = 0xD800  # two-byte cells below it decode as one UTF-16 character each
 _SWAP = sys.byteorder != "little"  # cache keys are little-endian, as keys are
 
 Line = tuple[
@@ -68,7 +70,7 @@ class Meanings:
         self.vocabulary = codec.ctx.vocabulary
         self._cache: dict[bytes, Meaning | None] = {}
         self._lines: dict[tuple[int, int, bytes], Line] = {}  # one row or column of words
-        self._by_lines: dict[bytes, Meaning | None] = {}  # the IS lines' signatures
+        self._by_lines: dict[bytes | str, Meaning | None] = {}  # the IS lines' signatures
         self._tables: dict[tuple[int, int], bytes] = {}
         self._is_slots = [
             slot for slot in range(codec.word_lo, codec.word_hi) if codec.texts[slot] == IS
@@ -76,6 +78,13 @@ class Meanings:
         self._by_rules: dict[tuple[tuple[str, str], ...], Meaning] = {}
         self._interned: dict[tuple[object, ...], Meaning] = {}
         self._is = [codec.texts[slot] == IS for slot in range(codec.n)]
+        offsets = [slot - codec.word_lo for slot in self._is_slots]
+        # the IS words' cells from the words' bytes: an int, a tuple, or () without IS
+        self._is_places: Callable[[bytes | str], object] = (
+            itemgetter(*offsets) if offsets else lambda words: ()
+        )
+        self._masks: dict[object, bytes | list[int]] = {}  # IS cells -> _read's table
+        self._text = codec.itemsize == 2 and codec.cells <= _SURROGATES
 
     def rules(self, vector: Sequence[int]) -> tuple[Rule, ...]:
         """The rules the words of ``vector`` form, from the public parser (uncached).
@@ -102,7 +111,7 @@ class Meanings:
             return self._cache[words]
         except KeyError:
             pass
-        found = self._read(vector)
+        found = self._read(vector, words)
         if len(self._cache) >= _CACHE_LIMIT:  # bound the cache; meanings stay interned
             self._cache.clear()
             self._lines.clear()
@@ -117,37 +126,66 @@ class Meanings:
         except RuleComplexityError:
             return None
 
-    def _read(self, vector: Sequence[int]) -> Meaning | None:
+    def _read(self, vector: Sequence[int], raw: bytes) -> Meaning | None:
         """The meaning of a word configuration not seen before, from the lines of its IS words.
 
         Only a row or column that holds an IS word can form a sentence or cost
         the parser anything, so a configuration is reduced to the signature of
         those lines (which word stands where along each); configurations that
-        differ only in words elsewhere share it.
+        differ only in words elsewhere share it. That is one ``translate`` of the
+        words' cells (``raw``, their bytes; as UTF-16 text, one character a cell,
+        with two bytes a cell): a word off those lines reads as ``gone``, which no
+        line can read either, and the IS words keep their cells, so the key also
+        names the lines. The table is built once per placement of the IS words.
         """
         codec = self.codec
+        key: bytes | str
+        if codec.itemsize == 1 or self._text:
+            words: bytes | str = raw if codec.itemsize == 1 else raw.decode("utf-16-le")
+            places = self._is_places(words)
+            mask = self._masks.get(places)
+            if mask is None:
+                mask = self._mask(places)
+            key = words.translate(mask)  # type: ignore[arg-type]
+            try:
+                return self._by_lines[key]
+            except KeyError:
+                pass
+            lines = self._lines_of(vector, vector[codec.word_lo : codec.word_hi])
+        else:  # a board of more than 55,296 cells: a signature per line
+            lines = self._lines_of(vector, vector[codec.word_lo : codec.word_hi])
+            # one bytes object (signatures have one length): the row count, the line
+            # indices, then the signatures
+            rows = sum(1 for axis, _, _ in lines if axis == 0)
+            key = bytes([rows, *(index for _, index, _ in lines)]) + b"".join(
+                signature for _, _, signature in lines
+            )
+            try:
+                return self._by_lines[key]
+            except KeyError:
+                pass
+        return self._read_lines(vector, lines, key)
+
+    def _lines_of(
+        self, vector: Sequence[int], words: Sequence[int]
+    ) -> list[tuple[int, int, bytes]]:
+        """Each row (axis 0), then column, of an IS word, with its :meth:`_signature`."""
+        codec = self.codec
         gone, width = codec.gone, codec.width
-        words = vector[codec.word_lo : codec.word_hi]
-        if codec.itemsize == 1:
-            words = bytes(words)
         rows, cols = set(), set()
         for slot in self._is_slots:
             cell = vector[slot]
             if cell != gone:
                 rows.add(cell // width)
                 cols.add(cell % width)
-        lines = [(0, y, self._signature(words, 0, y)) for y in sorted(rows)] + [
+        return [(0, y, self._signature(words, 0, y)) for y in sorted(rows)] + [
             (1, x, self._signature(words, 1, x)) for x in sorted(cols)
         ]
-        # one bytes object (signatures have one length): the row count, the line
-        # indices, then the signatures
-        key = bytes([len(rows), *(index for _, index, _ in lines)]) + b"".join(
-            signature for _, _, signature in lines
-        )
-        try:
-            return self._by_lines[key]
-        except KeyError:
-            pass
+
+    def _read_lines(
+        self, vector: Sequence[int], lines: list[tuple[int, int, bytes]], key: bytes | str
+    ) -> Meaning | None:
+        """The meaning from the rules of ``lines``, merged in the public order; cached under ``key``."""
         entries: list[tuple[tuple[int, int, int], Rule]] = []
         units = 0
         found: Meaning | None
@@ -170,6 +208,32 @@ class Meanings:
             self._by_lines.clear()
         self._by_lines[key] = found
         return found
+
+    def _mask(self, found: object) -> bytes | list[int]:
+        """The ``translate`` table of :meth:`_read` for IS words at ``found``.
+
+        Bytes with one byte a cell; with two, a list indexed by cell (``gone``,
+        past its end, is left as it is).
+        """
+        codec = self.codec
+        gone, width = codec.gone, codec.width
+        if isinstance(found, tuple):
+            places = [cell if isinstance(cell, int) else ord(cell) for cell in found]
+        else:
+            places = [found if isinstance(found, int) else ord(cast(str, found))]
+        rows = {cell // width for cell in places if cell != gone}
+        cols = {cell % width for cell in places if cell != gone}
+        kept = [
+            cell if cell // width in rows or cell % width in cols else gone
+            for cell in range(codec.cells)
+        ]
+        mask: bytes | list[int] = (
+            bytes(kept + [gone] * (256 - codec.cells)) if codec.itemsize == 1 else kept
+        )
+        if len(self._masks) >= _CACHE_LIMIT:
+            self._masks.clear()
+        self._masks[found] = mask
+        return mask
 
     def _signature(self, words: Sequence[int], axis: int, index: int) -> bytes:
         """Where each word stands along one row (axis 0) or column: 1 + its coordinate, 0 off it.

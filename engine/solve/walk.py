@@ -17,6 +17,7 @@ import sys
 from array import array
 from collections.abc import Callable, Sequence
 from enum import Enum
+from typing import Any
 
 from engine.solve.grid import Grid
 from engine.solve.position import Child
@@ -25,6 +26,8 @@ from engine.solve.state_codec import Codec
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _SEVERAL = -2  # more than one entity of a stacked cell can act
+_SURROGATES = 0xD800  # the first UTF-16 surrogate: cells below it decode one to a character
+_ORDERS_LIMIT = 1 << 11  # placements of several YOU objects whose orders are kept (~1 MB)
 
 
 class Shortcut(Enum):
@@ -45,25 +48,38 @@ class WalkShortcut:
         self.shift = [codec.shift(slot) for slot in range(codec.n)]
         self.noun_shift = [codec.shift(codec.noun_base + slot) for slot in range(codec.n)]
         self.words_from, self.words_to = codec.word_lo * size, codec.word_hi * size
-        self.patterns = [cell.to_bytes(size, "little") for cell in range(grid.cells)]
-        self.end = codec.n * size  # position fields come first in a key's bytes
+        self.span = codec.n * size  # position fields come first in a key's bytes
         self.odd = size - 1  # a match at an odd offset straddles two fields (two-byte keys)
-        self.positions = (1 << (8 * self.end)) - 1  # the position fields of a key
+        # two-byte fields are searched as UTF-16 text, one character a field (str.find
+        # never matches across two), while no cell is a surrogate code unit
+        self.text = bool(self.odd) and grid.cells <= _SURROGATES
+        self.patterns: list[Any] = (
+            [chr(cell) for cell in range(grid.cells)]
+            if self.text
+            else [cell.to_bytes(size, "little") for cell in range(grid.cells)]
+        )
+        self.end = codec.n if self.text else self.span  # where ``find`` stops
+        self.positions = (1 << (8 * self.span)) - 1  # the position fields of a key
         # front_first's order as one int per mover: cells further along first, then ids
         rank = sorted(range(codec.n), key=codec.ids.__getitem__)
         self.rank = [0] * codec.n
         for k, slot in enumerate(rank):
             self.rank[slot] = k
         self.behind = [[-p * codec.n for p in progress] for progress in grid.progress]
+        self._orders: dict[tuple[int, ...], list[list[int]]] = {}
 
-    def finder(self, raw: bytes) -> Callable[[bytes, int, int], int]:
+    def finder(self, raw: bytes) -> Callable[[Any, int, int], int]:
         """``find(pattern, slot, end)``: the first slot from ``slot`` at the cell ``pattern``, or -1.
 
         With one byte per field that is ``raw.find`` itself (a byte offset is a
-        slot); with two, a match at an odd offset straddles two fields and is skipped.
+        slot); with two, the ``find`` of the fields as text (a character is a
+        slot), or on a board of more than 55,296 cells a search of the bytes
+        that skips a match at an odd offset (it straddles two fields).
         """
         if not self.odd:
             return raw.find
+        if self.text:
+            return raw[: self.span].decode("utf-16-le").find
 
         def find(pattern: bytes, slot: int, end: int) -> int:
             found = raw.find(pattern, slot << 1, end)
@@ -103,9 +119,10 @@ class WalkShortcut:
         gone, noun_base = self.codec.gone, self.codec.noun_base
         word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
         several = len(movers) > 1
+        orders = self.orders(movers, vector) if several else None
         out: list[Child | Shortcut] = []
         for direction, step in enumerate(self.grid.step):
-            order = self.front_first(movers, direction, vector) if several else movers
+            order = movers if orders is None else orders[direction]
             child = seen = key  # ``seen``: the position ``search`` and ``now`` read
             search, now = find, vector
             won = lost = words = False
@@ -225,17 +242,38 @@ class WalkShortcut:
         behind, rank = self.behind[direction], self.rank
         return sorted(movers, key=lambda slot: behind[vector[slot]] + rank[slot])
 
-    def current(self, child: int) -> tuple[Callable[[bytes, int, int], int], Sequence[int]]:
-        """``find`` and the position fields of ``child``, for a mover after one that moved."""
-        raw = ((child ^ self.codec.base) & self.positions).to_bytes(self.end, "little")
+    def orders(self, movers: list[int], vector: Sequence[int]) -> list[list[int]]:
+        """:meth:`front_first` for every direction, cached by the movers and their cells.
+
+        The order depends on nothing else, and a search meets the same placement
+        of its YOU objects again and again (only other things moved).
+        """
+        placed = (*movers, *[vector[slot] for slot in movers])
+        found = self._orders.get(placed)
+        if found is None:
+            found = [self.front_first(movers, d, vector) for d in range(len(self.grid.step))]
+            if len(self._orders) >= _ORDERS_LIMIT:
+                self._orders.clear()
+            self._orders[placed] = found
+        return found
+
+    def current(self, child: int) -> tuple[Callable[[Any, int, int], int], Sequence[int]]:
+        """``find`` and the position fields of ``child``, for a mover after one that moved.
+
+        With one byte a field, the whole key's bytes: every search and read stops
+        before ``end``, so the noun and phase fields after it need no masking off.
+        """
+        codec = self.codec
         if not self.odd:
+            raw = (child ^ codec.base).to_bytes(codec.nbytes, "little")
             return raw.find, raw
+        raw = ((child ^ codec.base) & self.positions).to_bytes(self.span, "little")
         values = array("H", raw)
         if _SWAP:
             values.byteswap()
         return self.finder(raw), values
 
-    def live(self, find: Callable[[bytes, int, int], int], pattern: bytes, flags: list[int]) -> int:
+    def live(self, find: Callable[[Any, int, int], int], pattern: Any, flags: list[int]) -> int:
         """The one entity with any property in a stacked cell; -1 if none, ``_SEVERAL`` if more.
 
         Objects without a property (floors, decorations) never act: walking or

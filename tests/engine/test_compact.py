@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from engine import Game, ValidationError, load_level
 from engine.play import phases
 from engine.play.phases import STEP_PHASES
+from engine.solve import rules, walk
 from engine.solve.level import DIRECTIONS, CompactLevel
 from engine.solve.turn import TurnResolver
 from engine.solve.walk import Shortcut
@@ -193,6 +195,47 @@ def test_cached_line_meanings_equal_the_public_parser(words: list[tuple[str, int
     assert compact.meanings.of(p2) is compact.meanings.direct(p2)
 
 
+@pytest.mark.parametrize(
+    ("size", "as_text"),
+    [(5, True), (16, True), (16, False)],
+    ids=["one-byte", "two-byte-text", "two-byte-signatures"],
+)
+def test_every_single_word_move_through_one_cache_means_what_the_parser_reads(
+    size: int, as_text: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From a start of a row sentence and a column sentence, each word moved to each free
+    cell in turn, all through one warm cache: a key that forgets the columns (or rows) of
+    the IS words, or any word, gives an earlier configuration's meaning and fails. A 16x16
+    board has two bytes a cell; past 55,296 cells it would read signatures line by line."""
+    if not as_text:
+        monkeypatch.setattr(rules, "_SURROGATES", 0)
+    row = [("BABA", 0, 0), ("IS", 1, 0), ("YOU", 2, 0)]
+    column = [("ROCK", 4, 1), ("IS", 4, 2), ("PUSH", 4, 3)]
+    spare = [("FLAG", 0, 4), ("WIN", 2, 3)]
+    entities: list[dict[str, Any]] = [
+        {"kind": "word", "text": t, "x": x, "y": y} for t, x, y in row + column + spare
+    ]
+    entities.append({"kind": "object", "noun": "BABA", "x": 0, "y": 2})
+    for n, e in enumerate(entities, start=1):
+        e["id"] = n
+    compact = CompactLevel({"id": "w", "width": size, "height": size, "entities": entities})
+    codec, meanings = compact.codec, compact.meanings
+    assert codec.itemsize == (1 if size == 5 else 2)
+    start = list(codec.decode(compact.start_key))
+    lo, hi = codec.word_lo, codec.word_hi
+    meant = set()
+    for slot in range(lo, hi):
+        for cell in [*range(codec.cells), codec.gone]:
+            if cell in start[lo:hi]:
+                continue  # no stacks: those go to the public parser whole
+            p = list(start)
+            p[slot] = cell
+            found = meanings.of(p)
+            assert found is meanings.direct(p), (slot, cell)
+            meant.add(found)
+    assert len(meant) == 3  # both rules, and each sentence broken by a move
+
+
 def test_the_compact_turn_runs_the_public_turns_phases_by_name() -> None:
     """Issue 11: the compact path is built from the public turn's phases, not a copy of it."""
     assert not issubclass(CompactLevel, TurnResolver)
@@ -326,6 +369,49 @@ def test_the_shortcut_answers_most_turns_of_three_movers() -> None:
         assert out is not None
         key = out.key
     assert answered >= 3 * len(record["solution"])
+
+
+def test_two_byte_fields_are_searched_alike_as_text_and_as_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """biy-153 (324 cells) searches its fields as text; a board of more than 55,296 cells
+    would search the bytes. Both must give the full turn's answer all along a solution."""
+    record = keke_corpus()["levels"][75]
+    as_text = CompactLevel(keke_level(record))
+    monkeypatch.setattr(walk, "_SURROGATES", 0)
+    as_bytes = CompactLevel(keke_level(record))
+    assert as_text.codec.itemsize == 2
+    assert as_text.walks.text
+    assert not as_bytes.walks.text
+    key, answered = as_text.start_key, 0
+    for letter in record["solution"]:
+        answered += walks_agree_with_full_turns(as_text, key)
+        assert walks_agree_with_full_turns(as_bytes, key) == walks_agree_with_full_turns(
+            as_text, key
+        )
+        out = as_text.step(key, "UDLR".index(letter))
+        assert out is not None
+        key = out.key
+    assert answered >= 2 * len(record["solution"])
+
+
+def test_cached_mover_orders_are_the_public_order_for_every_set_of_movers() -> None:
+    """The walk shortcut keeps each direction's mover order per placement of the movers;
+    other movers on the same cells, or the same movers elsewhere, get their own order."""
+    compact = CompactLevel(grid_level(["BABA IS YOU", "baba baba baba baba", ". . . ."]))
+    walks, codec = compact.walks, compact.codec
+    babas = [slot for slot in codec.objects if codec.ids[slot] is not None]
+    vector = list(codec.decode(compact.start_key))
+    checked = 0
+    for movers in itertools.chain(*(itertools.combinations(babas, k) for k in (2, 3))):
+        for cells in itertools.permutations([4, 5, 9, 10], len(movers)):
+            p = list(vector)
+            for slot, cell in zip(movers, cells, strict=True):
+                p[slot] = cell
+            expected = [walks.front_first(list(movers), d, p) for d in range(4)]
+            assert walks.orders(list(movers), p) == expected
+            checked += 1
+    assert checked == 6 * 12 + 4 * 24
 
 
 @pytest.mark.parametrize(
