@@ -31,7 +31,7 @@ from editor.io.pack_io import (
 from editor.io.pack_tasks import OpenRequest, WriteRequest, open_work, write_work
 from editor.io.waiting import Busy
 from editor.settings import EditorSettings
-from editor.tasks.background import FREEZE_FROM_LEVELS, collector_paused
+from editor.tasks.background import collector_paused, freeze_if_large
 from editor.tasks.progress import Progress
 from editor.tasks.validation import PackValidator
 
@@ -215,13 +215,7 @@ class PackFiles(QObject):
         try:  # the document's temporary copy dies by reference counting: no collection needed
             with collector_paused():
                 written = self._write_now(path, folder=folder)
-                if self.pack.level_count() >= FREEZE_FROM_LEVELS:
-                    # What the save keeps (the pack as written, millions of objects on a
-                    # large pack) lives as long as the pack: frozen like the pack
-                    # (adopt_still), it is never walked. Unfrozen, the first young
-                    # collection after this walks all of it at once: a quarter of a
-                    # second on 10,000 levels.
-                    gc.freeze()
+                freeze_if_large(self.pack.level_count())  # the pack as written is kept
                 return written
         finally:
             self._busy = False

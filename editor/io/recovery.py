@@ -16,7 +16,6 @@ the file on disk, or discard it.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import os
 import threading
@@ -203,14 +202,11 @@ class Autosaver(QObject):
         A save makes the recovery file obsolete when it ends; writing one meanwhile
         (36 MB for a 10,000-level pack) would only compete with the save for the
         interpreter and the window. The write waits for the next quiet period.
-        A method is held weakly: the window owns this object, so a strong reference
-        back to the window's file handler would keep the window alive for good.
+        ``busy`` is a bound method, held weakly: the window owns this object, so a
+        strong reference back to the window's file handler would keep the window alive.
         """
-        if inspect.ismethod(busy):
-            method = weakref.WeakMethod(busy)
-            self._held = lambda: bool((alive := method()) is not None and alive())
-        else:
-            self._held = busy
+        method = weakref.WeakMethod(busy)
+        self._held = lambda: bool((alive := method()) is not None and alive())
 
     def set_timing(self, *, quiet_ms: int, max_wait_ms: int) -> None:
         """How long after a burst, and at most after its first edit, the file is written."""

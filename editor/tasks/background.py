@@ -104,6 +104,19 @@ _paused_lock = threading.Lock()
 FREEZE_FROM_LEVELS = 1_000
 
 
+def freeze_if_large(levels: int) -> None:
+    """Freeze what a step over ``levels`` levels kept, if the pack is large.
+
+    Call it at the end of a step under :func:`collector_paused` whose results live
+    as long as the pack (what a save keeps, a check's reports and rows). Left young,
+    the first collection after the step walks them all at once with the interpreter
+    held (0.07-0.23 s on 10,000 levels, the window frozen meanwhile); frozen like the
+    pack itself, they are never walked, and reference counting still frees them.
+    """
+    if levels >= FREEZE_FROM_LEVELS:
+        gc.freeze()
+
+
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Keep Python's cyclic garbage collector off during one step of a task.

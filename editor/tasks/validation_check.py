@@ -9,7 +9,6 @@ immutable or owned by the task; nothing touches a document or a widget.
 
 from __future__ import annotations
 
-import gc
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -18,8 +17,12 @@ from typing import Any
 
 import engine
 from editor.documents.reading import is_int
-from editor.tasks import background
-from editor.tasks.background import CancelToken, collector_paused, yield_to_ui
+from editor.tasks.background import (
+    CancelToken,
+    collector_paused,
+    freeze_if_large,
+    yield_to_ui,
+)
 from editor.tasks.progress import Progress
 
 ERROR, WARNING, CHANGED = "error", "warning", "changed"
@@ -144,12 +147,7 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
         counts = Counter(row.severity for row in rows)
         per_level = Counter(row.level_key for row in rows if row.level_key is not None)
         del pack, reports
-        if len(levels) >= background.FREEZE_FROM_LEVELS:
-            # The reports and rows of a large pack live until the levels change: frozen
-            # like the pack itself (files.adopt_still), they are never walked. Left
-            # young, the first collection after this step walks them all at once, with
-            # the interpreter held: ~70 ms on 10,000 levels, the window frozen meanwhile.
-            gc.freeze()
+        freeze_if_large(len(levels))  # the reports and rows live until the levels change
     return ValidationResult(
         snapshot.generation,
         rows,
