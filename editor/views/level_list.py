@@ -92,9 +92,9 @@ class LevelsModel(QStringListModel):
         self.setStringList([_text(level) for level in pack.levels])  # one reset
 
     def _wiring(self, pack: PackDocument) -> list[Link]:
-        # The pack has changed when its "done" signals arrive, so each base-class
-        # step below (which announces and makes the change) leaves the rows and
-        # the pack equal again; nothing reads the rows in between.
+        # The pack has changed when its "done" signals arrive; each base-class step
+        # below announces and makes the same change to the mirror. Views read the
+        # display text from the mirror, so what they record around a change holds.
         return [
             (pack.level_inserted, self._on_pack_level_inserted),
             (pack.level_removed, lambda i: QStringListModel.removeRows(self, i, 1)),
