@@ -37,6 +37,7 @@ _BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRA
 # few MB, which a search of a million positions would otherwise pay again per
 # position (measured by bench/bench_solver.py's memory part).
 _CACHE_LIMIT = 1 << 16
+_MASK_CELLS = 1 << 20  # cells held by the two-byte translate tables of one search
 _SURROGATES = 0xD800  # two-byte cells below it decode as one UTF-16 character each
 _SWAP = sys.byteorder != "little"  # cache keys are little-endian, as keys are
 
@@ -84,6 +85,11 @@ class Meanings:
             itemgetter(*offsets) if offsets else lambda words: ()
         )
         self._masks: dict[object, bytes | list[int]] = {}  # IS cells -> _read's table
+        # A two-byte board's table is a list of one entry per cell: bound the cells held,
+        # not only the tables (65,536 tables of a 50,000-cell board would be gigabytes).
+        self._mask_limit = (
+            _CACHE_LIMIT if codec.itemsize == 1 else max(64, _MASK_CELLS // codec.cells)
+        )
         self._text = codec.itemsize == 2 and codec.cells <= _SURROGATES
 
     def rules(self, vector: Sequence[int]) -> tuple[Rule, ...]:
@@ -230,7 +236,7 @@ class Meanings:
         mask: bytes | list[int] = (
             bytes(kept + [gone] * (256 - codec.cells)) if codec.itemsize == 1 else kept
         )
-        if len(self._masks) >= _CACHE_LIMIT:
+        if len(self._masks) >= self._mask_limit:
             self._masks.clear()
         self._masks[found] = mask
         return mask

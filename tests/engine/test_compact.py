@@ -432,3 +432,29 @@ def test_a_sink_entering_a_cell_of_inert_objects_sinks_them(rows: list[str]) -> 
     game.step("R")
     assert compact.describe(out.key)["entities"] == game.state()["entities"]
     assert len(game.state()["entities"]) < len(load_level(grid_level(rows)).entities)
+
+
+def test_two_byte_translate_tables_are_bounded_by_the_cells_they_hold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A two-byte board's table holds one entry per cell; the tables kept for the IS
+    words' placements are bounded by cells, not only by count, and stay correct."""
+    monkeypatch.setattr(rules, "_MASK_CELLS", 256 * 4)  # 16x16: at most 64 tables
+    entities: list[dict[str, Any]] = [
+        {"kind": "word", "text": t, "x": x, "y": 0} for t, x in (("BABA", 0), ("IS", 1), ("YOU", 2))
+    ]
+    entities.append({"kind": "object", "noun": "BABA", "x": 0, "y": 2})
+    for n, e in enumerate(entities, start=1):
+        e["id"] = n
+    compact = CompactLevel({"id": "w", "width": 16, "height": 16, "entities": entities})
+    codec, meanings = compact.codec, compact.meanings
+    assert codec.itemsize == 2
+    start = list(codec.decode(compact.start_key))
+    is_slot = next(s for s in range(codec.word_lo, codec.word_hi) if codec.texts[s] == "IS")
+    for cell in range(codec.cells):
+        if cell in start[codec.word_lo : codec.word_hi]:
+            continue
+        p = list(start)
+        p[is_slot] = cell
+        assert meanings.of(p) is meanings.direct(p), cell
+        assert len(meanings._masks) <= 64
