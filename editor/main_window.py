@@ -208,6 +208,7 @@ class MainWindow(QMainWindow):
         )
         self.destroyed.connect(release_clipboard)  # a window that is never closed, too
         self.destroyed.connect(thaw)  # and its objects can be collected
+        self.session.release_pack_with(self)
 
         self.resize(1280, 820)
         self._restore_window()

@@ -87,6 +87,9 @@ class PackDocument(QObject):
         # updates of 10,000 levels ask for positions 10,000 times.
         self._rows: dict[LevelDocument, int] | None = None
         self._automata_version = 0  # bumped when any level's automata may have changed
+        # The levels authoring automata (few, in most packs): readers of every
+        # level's automata walk these, not all 10,000 levels, when a pack opens.
+        self._with_automata: set[LevelDocument] = set()
         self.path = path
         self.folder = folder  # saved as a folder holding pack.json
         self.undo_stack = QUndoStack(self)
@@ -199,6 +202,13 @@ class PackDocument(QObject):
         """Changes whenever the automata of any level may have: a key for caches."""
         return self._automata_version
 
+    def levels_with_automata(self) -> list[LevelDocument]:
+        """The levels whose authored automata are a non-empty list, in pack order."""
+        rows = [(self.row_of(level), level) for level in self._with_automata]
+        return [
+            level for row, level in sorted(rows, key=lambda pair: pair[0] or 0) if row is not None
+        ]
+
     def level_at(self, index: int) -> LevelDocument:
         return self._levels[index]
 
@@ -287,6 +297,7 @@ class PackDocument(QObject):
         self.level_about_to_be_removed.emit(index)
         level = self._levels.pop(index)
         self._levels_changed()
+        self._with_automata.discard(level)  # the undo that brings it back adopts it again
         level.properties_changed.disconnect(self._on_level_properties_changed)
         self.level_removed.emit(index)
         self._update_dirty()
@@ -316,15 +327,19 @@ class PackDocument(QObject):
         self._levels_changed()
 
     def _adopt(self, level: LevelDocument) -> None:
+        # Bound methods, never lambdas holding ``self``: a level is this document's
+        # child, and a Qt connection's strong hold on a closure over its parent is a
+        # cycle the collector cannot see, which kept every closed window's pack alive.
         level.setParent(self)
         level.attach_history(self.undo_stack)
+        self._note_automata(level)
         level.properties_changed.connect(self._on_level_properties_changed)
         links = self._watched.setdefault(level, Connections())
         links.follow(
             [
-                (level.cells_changed, lambda _cells, lv=level: self.level_edited.emit(lv)),
-                (level.properties_changed, lambda lv=level: self.level_edited.emit(lv)),
-                (level.authored_changed, lambda key, lv=level: self._on_authored(lv, key)),
+                (level.cells_changed, self._on_level_cells_changed),
+                (level.properties_changed, self._on_level_edited),
+                (level.authored_changed, self._on_authored),
             ]
         )
 
@@ -333,14 +348,35 @@ class PackDocument(QObject):
         self._rows = None
         self._automata_version += 1
 
-    def _on_authored(self, level: LevelDocument, key: str) -> None:
+    def _edited_sender(self) -> LevelDocument | None:
+        sender = self.sender()
+        return sender if isinstance(sender, LevelDocument) else None
+
+    def _on_level_cells_changed(self, _cells: object) -> None:
+        self._on_level_edited()
+
+    def _on_level_edited(self) -> None:
+        level = self._edited_sender()
+        if level is not None:
+            self.level_edited.emit(level)
+
+    def _on_authored(self, key: str) -> None:
         if key == "automata":
             self._automata_version += 1
-        self.level_edited.emit(level)
+            level = self._edited_sender()
+            if level is not None:
+                self._note_automata(level)
+        self._on_level_edited()
+
+    def _note_automata(self, level: LevelDocument) -> None:
+        if level.automaton_records():
+            self._with_automata.add(level)
+        else:
+            self._with_automata.discard(level)
 
     def _on_level_properties_changed(self) -> None:
-        sender = self.sender()
-        row = self.row_of(sender) if isinstance(sender, LevelDocument) else None
+        level = self._edited_sender()
+        row = self.row_of(level) if level is not None else None
         if row is not None:
             self.level_changed.emit(row)
 

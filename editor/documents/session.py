@@ -7,12 +7,30 @@ shows). It holds no level data of its own: that lives in the documents.
 
 from __future__ import annotations
 
+from functools import partial
+
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.values import Pos, Stamp
+
+
+class _Held:
+    """The session's open pack, reachable after the session's own wrapper is gone."""
+
+    __slots__ = ("pack",)
+
+    def __init__(self) -> None:
+        self.pack: PackDocument | None = None
+
+
+def _delete_pack(held: _Held, *_: object) -> None:
+    pack, held.pack = held.pack, None
+    if pack is not None and shiboken6.isValid(pack):
+        pack.deleteLater()  # once the window's children (its undo actions) are gone too
 
 
 class Session(QObject):
@@ -30,6 +48,7 @@ class Session(QObject):
         self._inspected: Pos | None = None
         self._pack_links = Connections()
         self._level_links = Connections()
+        self._held = _Held()
 
     @property
     def pack(self) -> PackDocument | None:
@@ -47,9 +66,21 @@ class Session(QObject):
     def inspected(self) -> Pos | None:
         return self._inspected
 
+    def release_pack_with(self, owner: QObject) -> None:
+        """Delete the open pack once ``owner`` (the window) and all its children are gone.
+
+        Panels connect closures over themselves to the pack's signals; a pack held
+        only through such connections is a cycle the collector cannot see, so a
+        closed window's pack would stay. It cannot go with the session itself: the
+        window's undo actions, still alive then, would hear its history go away;
+        nor at once when the window is destroyed, which comes before its children.
+        """
+        owner.destroyed.connect(partial(_delete_pack, self._held))
+
     def set_pack(self, pack: PackDocument) -> None:
         old = self._pack
         self._pack = pack
+        self._held.pack = pack
         self._pack_links.follow(
             [
                 (pack.level_removed, self._on_pack_level_removed),

@@ -25,6 +25,7 @@ from PySide6.QtCore import (
     QByteArray,
     QMimeData,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSize,
     QStringListModel,
@@ -73,8 +74,8 @@ class LevelsModel(QStringListModel):
     methods, in answer to the pack's signals.
     """
 
-    def __init__(self, pack: PackDocument | None = None) -> None:
-        super().__init__()
+    def __init__(self, pack: PackDocument | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._pack: PackDocument | None = None
         self._pack_links = Connections()
         self._statuses: StatusSource | None = None
@@ -277,7 +278,7 @@ class LevelListPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("levelListPanel")
         self._session = session
-        self.model = LevelsModel()
+        self.model = LevelsModel(parent=self)  # parentless, its connections kept it alive
         self.view = QListView(self)
         self.view.setObjectName("levelList")
         self.view.setAccessibleName("levelList")
@@ -287,7 +288,6 @@ class LevelListPanel(QWidget):
         self.view.setModel(self.model)
         self.view.setItemDelegate(LevelDelegate(self.view))
         # Rows are one line each: the view sizes one, not all 10,000 of a large pack.
-        self.view.setUniformItemSizes(True)
         self.view.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed
