@@ -40,8 +40,8 @@ def _vocabulary(pack: PackDocument) -> _Vocabulary:
     properties: set[str] = set()
     names: dict[str, set[str]] = {"cue": set(), "sound": set()}
     budget = SUGGESTION_STEPS
-    for index in range(pack.level_count()):
-        for automaton in pack.level_at(index).automaton_records():
+    for level in pack.levels_with_automata():
+        for automaton in level.automaton_records():
             if not isinstance(automaton, dict):
                 continue
             if isinstance(automaton.get("property"), str):

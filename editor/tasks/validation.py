@@ -174,17 +174,22 @@ class PackValidator(QObject):
     # ------------------------------------------------------------- following
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         self._pack = pack
-        self._keys.clear()
-        self._by_key.clear()
+        # Every level is keyed at once, in C: one Python call per level of a
+        # 10,000-level pack was the largest part of this panel's share of an open.
+        levels = pack.levels
+        keys = range(self._next_key, self._next_key + len(levels))
+        self._keys = dict(zip(levels, keys, strict=True))
+        self._by_key = dict(zip(keys, levels, strict=True))
+        self._next_key += len(levels)
         self._versions.clear()
         self._kept.clear()
         self._order = None
         self.result = None
         seeds, self._seeds = self._seeds, None
         if seeds is not None and seeds[0] is pack:  # reports made when it was opened
-            for level, entry in zip(pack.levels, seeds[1], strict=False):
+            for key, entry in zip(keys, seeds[1], strict=False):
                 if entry is not None:
-                    self._kept[self._key(level)] = entry
+                    self._kept[key] = entry
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_level_edited),
@@ -240,7 +245,12 @@ class PackValidator(QObject):
         if pack is None:
             return
         if self._order is None:
-            self._order = tuple(self._key(level) for level in pack.levels)
+            keys = self._keys
+            levels = pack.levels
+            if all(map(keys.__contains__, levels)):
+                self._order = tuple(map(keys.__getitem__, levels))
+            else:
+                self._order = tuple(self._key(level) for level in levels)
         order = self._order
         missing = [key for key in order if key not in self._kept]
         path = pack.path

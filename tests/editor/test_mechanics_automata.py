@@ -391,3 +391,31 @@ def test_suggestions_follow_automata_edits_in_other_levels(make_window) -> None:
     window.session.set_level(window.pack.levels[1])
     press_tool(panel.toolbar, "actionAddAutomaton")
     assert "wave" not in [form.cue.itemText(i) for i in range(form.cue.count())]
+
+
+def test_the_pack_knows_its_levels_with_automata_through_edits_removal_and_undo(
+    make_window,
+) -> None:
+    """Suggestions walk only these levels, so they must follow every way automata come and go."""
+    window = make_window(TUTORIAL_PACK)
+    pack = window.pack
+    before = pack.levels_with_automata()
+    first, second = pack.levels[0], pack.levels[1]
+    automaton = {"id": "a", "property": "GEAR", "pattern": [{"move": "up"}]}
+    second.set_authored("automata", [automaton], text="Add automaton")
+    first.set_authored("automata", [dict(automaton, property="COG")], text="Add automaton")
+    with_both = pack.levels_with_automata()
+    assert first in with_both
+    assert second in with_both
+    assert with_both.index(first) < with_both.index(second)  # pack order
+    pack.remove_level(0)
+    assert first not in pack.levels_with_automata()
+    window.actions_by_id["actionUndo"].trigger()  # the level comes back
+    assert first in pack.levels_with_automata()
+    first.set_authored("automata", [], text="Remove automata")
+    assert first not in pack.levels_with_automata()
+    window.actions_by_id["actionUndo"].trigger()
+    assert first in pack.levels_with_automata()
+    for _ in range(3):
+        window.actions_by_id["actionUndo"].trigger()
+    assert pack.levels_with_automata() == before
