@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         self.analysis = AnalysisService(self.session, self)
         self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
         self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
+        self.verifier.hold_while(self.files.is_busy)  # a save's slices come first
         self.level_list.show_statuses(self.verifier)
         self.solver_panel = SolverPanel(self.session, self.verifier, self.play_view, self.look)
         self.move_zero = MoveZeroFollower(self.session, self.analysis, self)

@@ -21,7 +21,6 @@ import os
 import threading
 import time
 import uuid
-import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from editor.connections import Connections
 from editor.dialogs.questions import Dialogs
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.tasks.background import run_in_background
+from editor.tasks.background import run_in_background, weak_predicate
 
 FORMAT = "rulegrid-recovery"
 VERSION = 1
@@ -205,8 +204,7 @@ class Autosaver(QObject):
         ``busy`` is a bound method, held weakly: the window owns this object, so a
         strong reference back to the window's file handler would keep the window alive.
         """
-        method = weakref.WeakMethod(busy)
-        self._held = lambda: bool((alive := method()) is not None and alive())
+        self._held = weak_predicate(busy)
 
     def set_timing(self, *, quiet_ms: int, max_wait_ms: int) -> None:
         """How long after a burst, and at most after its first edit, the file is written."""

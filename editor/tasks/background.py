@@ -51,6 +51,7 @@ import sys
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -87,6 +88,16 @@ def share_interpreter_fairly() -> None:
     """Make a busy background thread hand the interpreter back to the UI thread within 1 ms."""
     if sys.getswitchinterval() > SWITCH_INTERVAL:
         sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+def weak_predicate(method: Callable[[], bool]) -> Callable[[], bool]:
+    """``method()`` while its object lives, else False, without keeping the object alive.
+
+    The window owns the objects that ask (the autosaver, the verifier); a strong
+    reference back to the window's file handler would keep a closed window alive.
+    """
+    held = weakref.WeakMethod(method)
+    return lambda: bool((alive := held()) is not None and alive())
 
 
 def yield_to_ui() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,12 +29,15 @@ from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
+from editor.tasks.background import weak_predicate
 from editor.tasks.solve import SolverPool
 from editor.tasks.solve_cache import VerdictCache
 
 OPEN_DELAY_MS = 800  # after a pack opens: let the window paint before workers start
 EDIT_DELAY_MS = 400  # after the last edit of a level
 SLICE_MS = 6.0
+#: How often a held verifier looks again whether the file operation has ended.
+HELD_RETRY_MS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +130,7 @@ class PackVerifier(QObject):
         self._slice.setSingleShot(True)
         self._slice.setInterval(0)
         self._slice.timeout.connect(self._pump)
+        self._held: Callable[[], bool] = lambda: False
         self.cache_hits = 0  # levels answered from the cache (tests count them)
         self.jobs_submitted = 0  # levels sent to a worker
         session.pack_changed.connect(self._on_session_pack_changed)
@@ -168,7 +173,7 @@ class PackVerifier(QObject):
             ]
         )
         self._submitting = False
-        self._slice.start()  # the cache answers in the next turns of the event loop
+        self._slice.start(0)  # the cache answers in the next turns of the event loop
         self._delay.start(OPEN_DELAY_MS)
         self.order_changed.emit()
 
@@ -198,6 +203,15 @@ class PackVerifier(QObject):
         self.order_changed.emit()
 
     # ------------------------------------------------------------ the work
+    def hold_while(self, busy: Callable[[], bool]) -> None:
+        """Key no level while ``busy()`` (a save or an open under way); held weakly.
+
+        Keying is the UI thread's work (a level's document, encoded and hashed):
+        its slices and a save's own slices ran in the same turns of the event loop,
+        together past a frame. Jobs already running go on; the rest waits.
+        """
+        self._held = weak_predicate(busy)
+
     def _start_jobs(self) -> None:
         self._submitting = True
         self._pump()
@@ -208,12 +222,15 @@ class PackVerifier(QObject):
         Before jobs may start (just after opening) only the cache answers; the
         other levels stay "checking" until the delay ends.
         """
+        if self._held():
+            self._slice.start(HELD_RETRY_MS)
+            return
         began = time.perf_counter()
         current = self.session.level
         order = sorted(self._dirty, key=lambda lv: lv is not current)  # the current level first
         for level in order:
             if (time.perf_counter() - began) * 1000 > SLICE_MS:
-                self._slice.start()
+                self._slice.start(0)
                 return
             entry = self._entries.get(level)
             if entry is None:

@@ -19,6 +19,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+import engine
 from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.tasks.solve import kept_worker_pids
@@ -360,3 +361,29 @@ def test_a_hidden_pack_curve_is_drawn_when_shown(
     assert [p.length for p in curve.points] != [3, 5, 5]
     window.docks["solver"].raise_()
     qtbot.waitUntil(lambda: [p.length for p in curve.points] == [3, 5, 5], timeout=WAIT)
+
+
+def test_levels_are_not_keyed_while_a_file_operation_runs(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Keying is UI-thread work; during a save its slices would stack on the save's own."""
+    window = make_window(write_pack(tmp_path, WALK, DETOUR))
+    wait_for_kinds(qtbot, window, ["solved", "solved"])
+    keyed: list[object] = []
+    original = engine.verdict_key
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        keyed.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "verdict_key", counting)
+    window.files._busy = True  # what a save or an open sets while it runs
+    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+    click(window, Pos(3, 1))
+    assert kinds(window)[0] == "stale"
+    qtbot.wait(1_000)  # past the edit delay: the verifier would have keyed the level
+    assert keyed == []
+    assert kinds(window)[0] == "stale"
+    window.files._busy = False
+    wait_for_kinds(qtbot, window, ["solved", "solved"])
+    assert len(keyed) >= 1
