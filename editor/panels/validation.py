@@ -83,7 +83,7 @@ class ValidationPanel(QWidget):
         self._session = session
         self._canvas = canvas
         self.validator = validator if validator is not None else PackValidator(session, self)
-        self.model = ProblemsModel()
+        self.model = ProblemsModel(self)
 
         self.toolbar = QToolBar(self)
         self.toolbar.setObjectName("validationToolBar")
