@@ -58,7 +58,12 @@ _collection_started = [0.0]
 
 
 class Heartbeat:
-    """A 1 ms timer on the UI thread; the longest gap between ticks is the longest block."""
+    """A 1 ms timer on the UI thread; the longest gap between ticks is the longest block.
+
+    ``busiest`` is the most CPU time the UI thread itself spent between two ticks:
+    a long gap with little of it was spent waiting (for a core, or for the
+    interpreter a worker holds), not working.
+    """
 
     def __init__(self) -> None:
         self._timer = QTimer()
@@ -67,12 +72,16 @@ class Heartbeat:
         self._timer.timeout.connect(self._tick)
         self._clock = QElapsedTimer()
         self._last = 0
+        self._cpu = 0.0
         self.longest = 0.0
+        self.busiest = 0.0
 
     def start(self) -> None:
         self.longest = 0.0
+        self.busiest = 0.0
         self._clock.start()
         self._last = self._clock.nsecsElapsed()
+        self._cpu = time.thread_time()
         self._timer.start()
 
     def stop(self) -> float:
@@ -81,8 +90,10 @@ class Heartbeat:
 
     def _tick(self) -> None:
         now = self._clock.nsecsElapsed()
+        cpu = time.thread_time()
         self.longest = max(self.longest, (now - self._last) / 1e6 - 1.0)
-        self._last = now
+        self.busiest = max(self.busiest, (cpu - self._cpu) * 1000)
+        self._last, self._cpu = now, cpu
 
 
 def timed(owner: type, name: str, label: str) -> None:
