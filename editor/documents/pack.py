@@ -85,7 +85,7 @@ class PackDocument(QObject):
         self._levels: list[LevelDocument] = []
         # Where each level stands, rebuilt on first use after a change: status
         # updates of 10,000 levels ask for positions 10,000 times.
-        self._rows: dict[LevelDocument, int] | None = None
+        self._rows: dict[LevelDocument, int] | None = {}
         self._automata_version = 0  # bumped when any level's automata may have changed
         # The levels authoring automata (few, in most packs): readers of every
         # level's automata walk these, not all 10,000 levels, when a pack opens.
@@ -324,7 +324,9 @@ class PackDocument(QObject):
         """Add a level while the document is being built (no history, no signals)."""
         self._adopt(level)
         self._levels.append(level)
-        self._levels_changed()
+        self._automata_version += 1
+        if self._rows is not None:  # kept up to date: a built pack's first lookups are free
+            self._rows[level] = len(self._levels) - 1
 
     def _adopt(self, level: LevelDocument) -> None:
         # Bound methods, never lambdas holding ``self``: a level is this document's

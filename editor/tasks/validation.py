@@ -202,7 +202,7 @@ class PackValidator(QObject):
             ]
         )
         self._full_pending = True
-        self._changed(delay=False)
+        self._changed(soon=True)
 
     def _on_level_edited(self, level: LevelDocument) -> None:
         key = self._key(level)
@@ -230,10 +230,12 @@ class PackValidator(QObject):
             self._next_key += 1
         return key
 
-    def _changed(self, *, delay: bool = True) -> None:
+    def _changed(self, *, delay: bool = True, soon: bool = False) -> None:
+        """Schedule a check: after the author pauses (``delay``), in the next turn of the
+        event loop (``soon``: a new pack, whose adoption already fills this turn), or now."""
         self._generation += 1
-        if delay:
-            self._timer.start()
+        if delay or soon:
+            self._timer.start(0 if soon else DEBOUNCE_MS)
         else:
             self._timer.stop()
             self._start()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from types import FrameType
 
 from PySide6.QtCore import QModelIndex, Qt
@@ -10,7 +11,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
-from editor.views.level_list import LevelListPanel, LevelsModel
+from editor.views.level_list import FILL_LATER_FROM, LevelListPanel, LevelsModel
 from tests.editor.window_driver import click, tokens, trigger, use
 
 
@@ -133,6 +134,7 @@ def test_a_row_update_in_a_large_pack_does_not_call_python_per_row(qtbot) -> Non
     panel.resize(260, 400)
     panel.show()
     qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 2_000)  # a large pack's rows come next turn
     calls: list[str] = []
 
     def count(frame: FrameType, event: str, _arg: object) -> None:
@@ -165,3 +167,27 @@ def test_row_of_follows_every_change_of_the_level_order(qapp) -> None:
     pack.undo_stack.undo()
     assert pack.row_of(second) == 0
     assert pack.index_of(third) == 1
+
+
+def test_a_large_packs_rows_come_in_a_turn_of_their_own_as_the_pack_is_then(qtbot) -> None:
+    """Adopting a pack is one busy turn; the list reads a large pack's texts in the next."""
+    pack = PackDocument.untitled()
+    for i in range(1, FILL_LATER_FROM + 5):
+        pack.add_level(i)
+    session = Session()
+    panel = LevelListPanel(session)
+    qtbot.addWidget(panel)
+    panel.show()
+    session.set_pack(pack)
+    session.set_level(pack.levels[3])
+    assert panel.model.rowCount() == 0  # not in this turn
+    renamed = pack.levels[3]
+    renamed.set_properties(replace(renamed.properties, title="Renamed"))  # before the rows
+    qtbot.waitUntil(lambda: panel.model.rowCount() == pack.level_count())
+    texts = panel.model.stringList()
+    assert texts[3] == "Renamed"
+    assert texts == [level.title or level.level_id for level in pack.levels]
+    assert panel.current_row() == 3  # the current level is selected once its row is there
+    pack.add_level(0)  # and the pack is followed from then on
+    assert panel.model.rowCount() == pack.level_count()
+    assert panel.model.stringList()[4] == "Renamed"
