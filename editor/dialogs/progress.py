@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPaintEvent, QPalette
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -25,62 +24,26 @@ from PySide6.QtWidgets import (
 SHOW_AFTER_MS = 400
 
 
-#: Frames per second of the busy bar's sliding block.
-BUSY_FPS = 10
+#: The bar drawn as two fills by Qt's style-sheet painter, in the palette's colours.
+BAR_STYLE = (
+    "QProgressBar { border: 1px solid palette(mid); background: palette(base); }"
+    " QProgressBar::chunk { background: palette(highlight); }"
+)
 
 
-class ProgressBar(QProgressBar):
-    """A progress bar painted as two rectangles, and a busy bar that slides slowly.
+def progress_bar(parent: QWidget) -> QProgressBar:
+    """A bar cheap to repaint, without Python: ``setValue`` repaints at once.
 
-    ``setValue`` repaints at once, and the platform style (Fusion here) draws its bar
-    with lines that Qt's raster engine hands to helper threads and waits for: on a
-    loaded machine, saving 10,000 levels spent seconds of the UI thread in those
-    waits, and the style's busy animation repainted 57 times a second. Two fills cost
-    a small fraction of a millisecond anywhere; the busy block moves ``BUSY_FPS`` times
-    a second, through ``update``, which Qt coalesces with the rest of the window.
+    Fusion draws its bar with lines that Qt's raster engine may hand to helper
+    threads and wait for; on a loaded machine a 10,000-level save spent seconds of
+    the UI thread in those waits. Painted by the style sheet it is two fills
+    (0.01 ms a repaint against 0.09-0.2 ms, measured), and painting it never needs
+    the interpreter, which a worker may hold. The count is a label beside it.
     """
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.setTextVisible(False)
-        self._phase = 0
-        self._slide = QTimer(self)
-        self._slide.setInterval(1000 // BUSY_FPS)
-        self._slide.timeout.connect(self._step)
-
-    def set_busy(self, busy: bool) -> None:
-        """Slide a block while how far the work is cannot be said (range 0 to 0)."""
-        if busy and not self._slide.isActive():
-            self._slide.start()
-        elif not busy:
-            self._slide.stop()
-
-    def _step(self) -> None:
-        self._phase += 1
-        self.update()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        with QPainter(self) as painter:
-            self._paint(painter)
-
-    def _paint(self, painter: QPainter) -> None:
-        palette = self.palette()
-        frame = self.rect().adjusted(0, 0, -1, -1)
-        painter.fillRect(frame, palette.color(QPalette.ColorRole.Base))
-        painter.setPen(palette.color(QPalette.ColorRole.Mid))
-        painter.drawRect(frame)
-        inner = frame.adjusted(2, 2, -1, -1)
-        span = self.maximum() - self.minimum()
-        if span > 0:
-            done = max(0, min(self.value(), self.maximum()) - self.minimum())
-            chunk = QRect(inner.left(), inner.top(), inner.width() * done // span, inner.height())
-        else:  # busy: a quarter-width block going back and forth
-            width = max(1, inner.width() // 4)
-            room, steps = inner.width() - width, 2 * BUSY_FPS
-            at = self._phase % (2 * steps)
-            offset = room * (at if at <= steps else 2 * steps - at) // steps
-            chunk = QRect(inner.left() + offset, inner.top(), width, inner.height())
-        painter.fillRect(chunk, palette.color(QPalette.ColorRole.Highlight))
+    bar = QProgressBar(parent)
+    bar.setStyleSheet(BAR_STYLE)
+    bar.setTextVisible(False)
+    return bar
 
 
 class FileProgress(QDialog):
@@ -97,9 +60,8 @@ class FileProgress(QDialog):
         self.setMinimumWidth(380)
         self.heading = QLabel(f"<b>{html.escape(title)}</b>", self)
         self.label = QLabel("", self)  # the stage
-        self.bar = ProgressBar(self)
-        self.bar.setRange(0, 0)
-        self.bar.set_busy(True)
+        self.bar = progress_bar(self)
+        self.bar.setRange(0, 0)  # busy until a stage counts
         self.count = QLabel("", self)  # "1,234 of 10,000"
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.count.setMinimumWidth(self.count.fontMetrics().horizontalAdvance("00,000 of 00,000"))
@@ -129,7 +91,6 @@ class FileProgress(QDialog):
             self.label.setText(stage)
         if self.bar.maximum() != total:
             self.bar.setRange(0, total)
-            self.bar.set_busy(not total)
         if total:
             self.bar.setValue(min(done, total))
         count = f"{min(done, total):,} of {total:,}" if total else ""
@@ -138,7 +99,6 @@ class FileProgress(QDialog):
 
     def finish(self) -> None:
         self._later.stop()
-        self.bar.set_busy(False)
         self.hide()
         self.deleteLater()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
-from editor.dialogs.progress import BUSY_FPS, FileProgress
+from editor.dialogs.progress import FileProgress
 
 
 def test_the_count_and_the_bar_follow_the_stage(qtbot) -> None:
@@ -21,7 +21,7 @@ def test_the_count_and_the_bar_follow_the_stage(qtbot) -> None:
     dialog.finish()
 
 
-def test_the_busy_bar_slides_a_few_times_a_second_and_stops_with_the_stage(qtbot) -> None:
+def test_the_busy_bar_moves_and_stops_once_the_stage_counts(qtbot) -> None:
     host = QWidget()
     qtbot.addWidget(host)
     dialog = FileProgress(host, "Opening big.json", can_cancel=False)
@@ -29,10 +29,10 @@ def test_the_busy_bar_slides_a_few_times_a_second_and_stops_with_the_stage(qtbot
     dialog.update_to("Reading big.json", 0, 0)
     bar = dialog.bar
     first = bar.grab().toImage()
-    qtbot.wait(3 * 1000 // BUSY_FPS)
+    qtbot.wait(300)
     assert bar.grab().toImage() != first  # the block moved
     dialog.update_to("Checking levels", 5, 10)
     steady = bar.grab().toImage()
-    qtbot.wait(3 * 1000 // BUSY_FPS)
+    qtbot.wait(300)
     assert bar.grab().toImage() == steady  # no animation while counting
     dialog.finish()
