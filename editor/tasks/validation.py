@@ -63,6 +63,8 @@ __all__ = [
 
 #: Quiet time after an edit before the pack is checked again.
 DEBOUNCE_MS = 80
+#: After a new pack: a pass of the event loop later (a zero timer may share the pass).
+SOON_MS = 10
 #: The longest the UI thread spends taking snapshots before it lets events in.
 SLICE_SECONDS = 0.004
 
@@ -231,11 +233,11 @@ class PackValidator(QObject):
         return key
 
     def _changed(self, *, delay: bool = True, soon: bool = False) -> None:
-        """Schedule a check: after the author pauses (``delay``), in the next turn of the
-        event loop (``soon``: a new pack, whose adoption already fills this turn), or now."""
+        """Schedule a check: after the author pauses (``delay``), a turn of the event
+        loop later (``soon``: a new pack, whose adoption already fills this turn), or now."""
         self._generation += 1
         if delay or soon:
-            self._timer.start(0 if soon else DEBOUNCE_MS)
+            self._timer.start(SOON_MS if soon else DEBOUNCE_MS)
         else:
             self._timer.stop()
             self._start()

@@ -55,6 +55,9 @@ from editor.views.verdict_style import paint_pill, pill_width
 ROW_MIME = "application/x-rulegrid-level-row"
 #: From how many levels the list shows a new pack's rows in a turn of their own.
 FILL_LATER_FROM = 1_000
+#: How long after the adopting turn they come: long enough that the event loop
+#: paints and answers input in between (a zero timer may run in the same pass).
+FILL_DELAY_MS = 10
 Index = QModelIndex | QPersistentModelIndex
 #: A row's verified status (``LevelStatus`` or ``None``); its one word is ``.kind``.
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -92,7 +95,7 @@ class LevelsModel(QStringListModel):
         source.status_changed.connect(self._on_source_status_changed)
 
     def set_pack(self, pack: PackDocument) -> None:
-        """Show ``pack``; a large one in the next turn of the event loop.
+        """Show ``pack``; a large one a turn of the event loop later.
 
         Adopting a pack is one turn in which every panel reacts to it; a large
         pack's texts (8-12 ms for 10,000 levels) are read in a turn of their own.
@@ -104,7 +107,7 @@ class LevelsModel(QStringListModel):
             self._fill()
         else:
             self.setStringList([])
-            QTimer.singleShot(0, self, self._fill)
+            QTimer.singleShot(FILL_DELAY_MS, self, self._fill)
 
     def _fill(self) -> None:
         pack = self._pack
