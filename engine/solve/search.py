@@ -43,6 +43,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from engine.model import Level
+from engine.solve.estimate import Estimate
 from engine.solve.heuristic import Heuristic
 from engine.solve.level import DIRECTIONS, CompactLevel
 from engine.solve.table import PositionTable
@@ -216,7 +217,7 @@ class _Search:
         self.next_report = began + interval
         self.expanded = 0
         self.frontier = self.depth = 0  # as last reported
-        self.heuristic: Heuristic | None = None
+        self.estimate: Estimate | None = None
         self.table = PositionTable(self.pause)  # every position kept, numbered in order
         self.parent = array("i")  # parent number of every kept position
         self.via = bytearray()  # direction index that reached it
@@ -304,14 +305,15 @@ class _Search:
         if early is not None:
             return early
         compact = self.compact
-        if self.heuristic is None:
-            self.heuristic = Heuristic(compact)  # its caches serve every stage
-        heuristic = self.heuristic
+        if self.estimate is None:
+            self.estimate = Estimate(Heuristic(compact))  # its caches serve every stage
+        estimate = self.estimate
+        node_of, after = estimate.node, estimate.after
         children = compact.children
         table = self.table
         add, key_of = table.add, table.key
         moves = array("i", [0])
-        h = heuristic.of(compact.start_key)
+        h = estimate.of(compact.start_key)
         heap: list[tuple[int, int, int]] = [(weight * h, h, 0)]
         parent, via = self.parent, self.via
         deepest = 0
@@ -324,7 +326,7 @@ class _Search:
             g = moves[index] + 1
             deepest = max(deepest, g)
             key = key_of(index)
-            context = None
+            node = None
             for direction, child in enumerate(children(key)):
                 if child is None:
                     continue
@@ -337,13 +339,9 @@ class _Search:
                         parent.append(index)
                         via.append(direction)
                         moves.append(g)
-                        if context is None:
-                            context = heuristic.context(key)
-                        h = (
-                            heuristic.of(child_key)
-                            if context is None
-                            else heuristic.after(context, key, child_key)
-                        )
+                        if node is None:
+                            node = node_of(key)
+                        h = after(node, key, child_key)
                         heapq.heappush(heap, (g + weight * h, h, number))
         return SolveStatus.UNSOLVABLE, "", None
 
