@@ -76,6 +76,13 @@ class Heuristic:
         self._fields: dict[tuple[int, ...], list[int]] = {}
         self._views: dict[tuple[Meaning, bytes | tuple[int, ...]], _View] = {}
         self._neighbours = [self.grid.neighbours(cell) for cell in range(codec.cells)]
+        steps = self.grid.step  # U D L R, as DIRECTIONS
+        self._back = [steps[1], steps[0], steps[3], steps[2]]
+        # the ways a word may be pushed on an empty board: pusher's cell and target on it
+        self._edge_ways = [
+            sum(1 << d for d in range(4) if steps[d][cell] >= 0 and self._back[d][cell] >= 0)
+            for cell in range(codec.cells)
+        ]
         self._nouns = {
             text: codec.noun_index[text] for text in codec.texts if text in codec.noun_index
         }
@@ -306,46 +313,47 @@ class Heuristic:
     def _placements(
         self, roles: tuple[list[int], list[int], list[int]]
     ) -> list[tuple[int, tuple[int, ...]]]:
-        """(cost, cells of the words to move) of the sentence laid through each word."""
-        width, height = self.width, self.codec.height
+        """(cost, cells of the words to move) of the sentence laid through each word.
+
+        For each other role the nearest word that may reach its target cell moves
+        there (the first such word in slot order on a tie).
+        """
+        width, height, xy, can = self.width, self.codec.height, self.xy, self._can
+        words = [[(o, *xy[o], can.get(o, 0)) for o in cells] for cells in roles]
         out = []
         for anchor, cells in enumerate(roles):
             for cell in cells:
-                x, y = self.xy[cell]
+                x, y = xy[cell]
                 for dx, dy in ((1, 0), (0, 1)):
                     x0, y0 = x - anchor * dx, y - anchor * dy
-                    x2, y2 = x0 + 2 * dx, y0 + 2 * dy
-                    if x0 < 0 or y0 < 0 or x2 >= width or y2 >= height:
+                    if x0 < 0 or y0 < 0 or x0 + 2 * dx >= width or y0 + 2 * dy >= height:
                         continue
                     cost = 0
                     movers = []
-                    for role, others in enumerate(roles):
-                        if role != anchor:
-                            tx, ty = x0 + role * dx, y0 + role * dy
-                            reachable = [o for o in others if self._may_reach(o, tx, ty)]
-                            if not reachable:
-                                break
-                            near = min(
-                                reachable,
-                                key=lambda o: abs(self.xy[o][0] - tx) + abs(self.xy[o][1] - ty),
-                            )
-                            far = abs(self.xy[near][0] - tx) + abs(self.xy[near][1] - ty)
-                            if far:
-                                cost += far
-                                movers.append(near)
+                    for role in range(3):
+                        if role == anchor:
+                            continue
+                        tx, ty = x0 + role * dx, y0 + role * dy
+                        near, far = -1, _LIMIT
+                        for o, ox, oy, ways in words[role]:
+                            # may the word at (ox, oy) be pushed towards (tx, ty)?
+                            if (
+                                (tx <= ox or ways & 8)
+                                and (tx >= ox or ways & 4)
+                                and (ty <= oy or ways & 2)
+                                and (ty >= oy or ways & 1)
+                            ):
+                                d = abs(ox - tx) + abs(oy - ty)
+                                if d < far:
+                                    near, far = o, d
+                        if near < 0:
+                            break
+                        if far:
+                            cost += far
+                            movers.append(near)
                     else:
                         out.append((cost, tuple(movers)))
         return out
-
-    def _may_reach(self, cell: int, tx: int, ty: int) -> bool:
-        x, y = self.xy[cell]
-        ways = self._can.get(cell, 0)
-        return bool(
-            (tx <= x or ways & 8)
-            and (tx >= x or ways & 4)
-            and (ty <= y or ways & 2)
-            and (ty >= y or ways & 1)
-        )
 
     def _pushable_ways(self, vector: list[int]) -> dict[int, int]:
         """For each word cell, the directions its words could ever be pushed (bits U1 D2 L4 R8).
@@ -355,33 +363,31 @@ class Heuristic:
         whatever words it holds able to move the same way. Objects are ignored
         (rules can change what they do), so this only rules out the impossible.
         """
-        codec = self.codec
-        cells = {
-            vector[slot]
-            for slot in range(codec.word_lo, codec.word_hi)
-            if vector[slot] != codec.gone
+        codec, gone = self.codec, self.codec.gone
+        steps, back, edges = self.grid.step, self._back, self._edge_ways
+        ways = {
+            cell: edges[cell]
+            for cell in map(vector.__getitem__, range(codec.word_lo, codec.word_hi))
+            if cell != gone
         }
-        steps = self.grid.step  # U D L R, as DIRECTIONS
-        back = [steps[1], steps[0], steps[3], steps[2]]
-        ways = dict.fromkeys(cells, 15)
-        changed = True
-        while changed:
-            changed = False
-            for cell in cells:
-                bits = ways[cell]
-                for d in range(4):
-                    bit = 1 << d
-                    if not bits & bit:
-                        continue
-                    behind, ahead = back[d][cell], steps[d][cell]
-                    if (
-                        behind < 0
-                        or ahead < 0
-                        or ways.get(behind, 15) == 0
-                        or (ahead in ways and not ways[ahead] & bit)
+        work = list(ways)  # a worklist: a cell is looked at again when one it reads changes
+        while work:
+            cell = work.pop()
+            bits = ways[cell]
+            new = bits
+            for d in range(4):
+                bit = 1 << d
+                if new & bit:
+                    ahead = steps[d][cell]
+                    if ways.get(back[d][cell], 15) == 0 or (
+                        ahead in ways and not ways[ahead] & bit
                     ):
-                        bits &= ~bit
-                if bits != ways[cell]:
-                    ways[cell] = bits
-                    changed = True
+                        new &= ~bit
+            if new != bits:
+                ways[cell] = new
+                for d in range(4):
+                    if back[d][cell] in ways:  # it pushes into this cell
+                        work.append(back[d][cell])
+                    if not new and steps[d][cell] in ways:  # this cell pushes into it
+                        work.append(steps[d][cell])
         return ways
