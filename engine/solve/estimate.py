@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.solve.heuristic import Heuristic, _View
+from engine.tokens import IS, WIN
 
 _LIMIT = 1 << 15  # nodes, layouts and plans remembered (each cache cleared when full)
 
@@ -97,6 +98,9 @@ class Estimate:
         self._nodes: dict[int, dict[int, _Node]] = {}  # per keep mask: masked key -> node
         self._layouts: dict[tuple[int, int], _Layout | None] = {}
         self._plans: dict[tuple[int, int], list[_Plan]] = {}
+        self._rewritten: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # by words' bits
+        # one noun's cheapest sentence, by the cells and push ways of the words it uses
+        self._cheapest: dict[tuple[object, ...], tuple[int, tuple[int, ...]] | None] = {}
         self._keeps: list[int] = []  # the keep masks seen, most recent first
         self._far_node = _Node(None, None, [])
 
@@ -309,7 +313,13 @@ class Estimate:
             vector = self.codec.decode(key)
         heuristic, view, gone = self.heuristic, roles.view, self.gone
         plans: list[_Plan] = []
-        for words, noun, movers in heuristic._rewrites(vector):
+        rewrites = self._rewritten.get(key & self.words)
+        if rewrites is None:
+            rewrites = self._rewrites(vector)
+            if len(self._rewritten) >= _LIMIT:
+                self._rewritten.clear()
+            self._rewritten[key & self.words] = rewrites
+        for words, noun, movers in rewrites:
             if not words:
                 continue  # the sentence stands: its WIN objects are in the walk
             there = None
@@ -325,3 +335,45 @@ class Estimate:
             self._plans.clear()
         self._plans[cache_key] = plans
         return plans
+
+    def _rewrites(self, vector: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
+        """:meth:`Heuristic._rewrites`, each noun's part reused while its words stand still.
+
+        A noun's cheapest ``N IS WIN`` reads only the cells of its own, the IS and
+        the WIN words and the ways those can be pushed, so a turn that pushed
+        another noun's word (and freed or blocked none of these) leaves it as it was.
+        """
+        heuristic, codec, gone = self.heuristic, self.codec, self.gone
+        by_text: dict[str, list[int]] = {}
+        for slot in range(codec.word_lo, codec.word_hi):
+            cell = vector[slot]
+            if cell != gone:
+                text = codec.texts[slot]
+                assert text is not None
+                by_text.setdefault(text, []).append(cell)
+        if IS not in by_text or WIN not in by_text:
+            return []
+        ways = heuristic._pushable_ways(vector)
+        linking, winning = by_text[IS], by_text[WIN]
+        shared = (*linking, -1, *winning, -1, *map(ways.__getitem__, [*linking, *winning]))
+        nouns, cheapest, far = heuristic._nouns, self._cheapest, self.far
+        found = []
+        for text, cells in by_text.items():
+            noun = nouns.get(text)
+            if noun is None:
+                continue
+            key = (noun, *cells, -1, *map(ways.__getitem__, cells), -1, *shared)
+            try:
+                best = cheapest[key]
+            except KeyError:
+                heuristic._can = ways
+                best = None
+                for cost, movers in heuristic._placements((cells, linking, winning)):
+                    if cost < (far if best is None else best[0]):
+                        best = (cost, movers)
+                if len(cheapest) >= _LIMIT:
+                    cheapest.clear()
+                cheapest[key] = best
+            if best is not None:
+                found.append((best[0], noun, best[1]))
+        return sorted(found)

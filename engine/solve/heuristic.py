@@ -370,24 +370,22 @@ class Heuristic:
             for cell in map(vector.__getitem__, range(codec.word_lo, codec.word_hi))
             if cell != gone
         }
-        work = list(ways)  # a worklist: a cell is looked at again when one it reads changes
-        while work:
-            cell = work.pop()
-            bits = ways[cell]
-            new = bits
-            for d in range(4):
-                bit = 1 << d
-                if new & bit:
-                    ahead = steps[d][cell]
-                    if ways.get(back[d][cell], 15) == 0 or (
-                        ahead in ways and not ways[ahead] & bit
-                    ):
-                        new &= ~bit
-            if new != bits:
-                ways[cell] = new
+        cells = list(ways)
+        changed = True
+        while changed:  # sweeps until nothing changes: a few, words form short chains
+            changed = False
+            for cell in cells:
+                bits = ways[cell]
+                new = bits
                 for d in range(4):
-                    if back[d][cell] in ways:  # it pushes into this cell
-                        work.append(back[d][cell])
-                    if not new and steps[d][cell] in ways:  # this cell pushes into it
-                        work.append(steps[d][cell])
+                    bit = 1 << d
+                    if new & bit:
+                        ahead = steps[d][cell]
+                        if ways.get(back[d][cell], 15) == 0 or (
+                            ahead in ways and not ways[ahead] & bit
+                        ):
+                            new &= ~bit
+                if new != bits:
+                    ways[cell] = new
+                    changed = True
         return ways
