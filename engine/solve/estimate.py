@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.solve.heuristic import Heuristic, _View
+from engine.solve.costmap import enters, repaired
+from engine.solve.heuristic import HAZARD, WALL, Heuristic, _View
 from engine.tokens import IS, WIN
 
 _LIMIT = 1 << 15  # nodes, layouts and plans remembered (each cache cleared when full)
+_REPAIRS = 12  # a cost map is repaired, not recomputed, when at most this many prices changed
 
 _Plan = tuple[int, list[int] | None, list[int] | None]  # as in Heuristic's context
 
@@ -54,7 +56,10 @@ class _Layout:
     costs: list[int]
     hazards: frozenset[int]
     pushed: list[int]
+    win: frozenset[int]
+    enter: dict[int, int]  # the cells a step into costs more than 1, and what it costs
     extra: dict[int, int] = field(default_factory=dict)  # cell -> deliveries from it
+    nearest: dict[int, int] = field(default_factory=dict)  # hazard -> nearest pushed thing
 
 
 @dataclass(slots=True, eq=False)
@@ -176,9 +181,12 @@ class Estimate:
         total = extra.get(cell, 0)
         for here in reversed(path):
             if cell in hazards and pushed:
-                x, y = xy[cell]
-                total += min(abs(x - ox) + abs(y - oy) for ox, oy in map(xy.__getitem__, pushed))
-                total -= 1
+                near = layout.nearest.get(cell)
+                if near is None:
+                    x, y = xy[cell]
+                    near = min(abs(x - ox) + abs(y - oy) for ox, oy in map(xy.__getitem__, pushed))
+                    layout.nearest[cell] = near
+                total += near - 1
             extra[here] = total
             cell = here
         return total
@@ -188,6 +196,7 @@ class Estimate:
     def _build(self, key: int, parent: _Node | None, changed: int) -> _Node:
         """The node of ``key``, reusing the parts of ``parent`` that ``changed`` leaves alone."""
         roles = parent.roles if parent is not None else None
+        base = parent.layout if parent is not None else None  # its map can be repaired
         vector = None
         if roles is None or changed & (self.words | self.nouns):
             vector = self.codec.decode(key)
@@ -202,7 +211,7 @@ class Estimate:
         if parent is not None and not changed & roles.layout_bits:
             layout = parent.layout
         else:
-            layout = self._layout(roles, key)
+            layout = self._layout(roles, key, base)
         if parent is not None and not changed & roles.plan_bits:
             plans = parent.plans
         else:
@@ -278,7 +287,8 @@ class Estimate:
             found = self._ids[value] = len(self._ids)
         return found
 
-    def _layout(self, roles: _Roles, key: int) -> _Layout | None:
+    def _layout(self, roles: _Roles, key: int, base: _Layout | None) -> _Layout | None:
+        """The layout of ``key``; its cost map repaired from ``base``'s when only prices moved."""
         cache_key = (roles.layout_id, key & roles.layout_bits)
         try:
             return self._layouts[cache_key]
@@ -294,11 +304,21 @@ class Estimate:
         layout = None
         if win:
             hazards, walls, pushed = cells(view.hazards), cells(view.walls), cells(view.pushed)
-            costs = self.heuristic._map(win, hazards, walls, pushed)
-            if view.hazards:
-                layout = _Layout(costs, frozenset(hazards), pushed)
+            enter = enters(hazards, walls, pushed, HAZARD, WALL)
+            won = frozenset(win)
+            heuristic = self.heuristic
+            if (
+                base is not None
+                and base.win == won
+                and len(enter.items() ^ base.enter.items()) <= _REPAIRS
+            ):
+                costs = repaired(base.costs, base.enter, enter, heuristic._neighbours, self.far)
             else:
-                layout = _Layout(costs, frozenset(), [])
+                costs = heuristic._map(win, hazards, walls, pushed)
+            if view.hazards:
+                layout = _Layout(costs, frozenset(hazards), pushed, won, enter)
+            else:
+                layout = _Layout(costs, frozenset(), [], won, enter)
         if len(self._layouts) >= _LIMIT:
             self._layouts.clear()
         self._layouts[cache_key] = layout

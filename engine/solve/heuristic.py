@@ -184,9 +184,26 @@ class Heuristic:
         """The Manhattan distance from every cell to the nearest of ``cells`` (cached)."""
         found = self._fields.get(cells)
         if found is None:
-            xy = self.xy
-            targets = [xy[cell] for cell in cells]
-            found = [min(abs(x - tx) + abs(y - ty) for tx, ty in targets) for x, y in xy]
+            # two sweeps of the board (a distance transform) give the exact Manhattan
+            # distance; a minimum over every target per cell cost cells x targets
+            width, size = self.width, self.codec.cells
+            found = [_LIMIT] * size
+            for cell in cells:
+                found[cell] = 0
+            for cell in range(size):
+                here = found[cell]
+                if cell % width and found[cell - 1] + 1 < here:
+                    here = found[cell - 1] + 1
+                if cell >= width and found[cell - width] + 1 < here:
+                    here = found[cell - width] + 1
+                found[cell] = here
+            for cell in range(size - 1, -1, -1):
+                here = found[cell]
+                if (cell + 1) % width and found[cell + 1] + 1 < here:
+                    here = found[cell + 1] + 1
+                if cell + width < size and found[cell + width] + 1 < here:
+                    here = found[cell + width] + 1
+                found[cell] = here
             if len(self._fields) >= _LIMIT:
                 self._fields.clear()
             self._fields[cells] = found

@@ -7,8 +7,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
+from engine.solve.costmap import enters, repaired
 from engine.solve.estimate import Estimate, _Node
-from engine.solve.heuristic import Heuristic
+from engine.solve.heuristic import HAZARD, WALL, Heuristic
 from engine.solve.level import CompactLevel
 from tests.engine.test_solver import small_level
 from tests.support import keke_corpus, keke_level
@@ -84,3 +85,42 @@ def test_the_check_catches_a_wrong_update() -> None:
     levels = [keke_level(record) for record in keke_corpus()["levels"][::4]]
     for wrong in (_ParentsNode, _StaleLayout):
         assert sum(differences(level, wrong, 250, n)[1] for n, level in enumerate(levels)) > 0
+
+
+def test_a_repaired_cost_map_is_the_computed_one() -> None:
+    """After prices change in a few cells, the repaired map equals ``Heuristic._map``."""
+    rng = random.Random(7)
+    repairs = 0
+    for record in keke_corpus()["levels"][::6]:
+        heuristic = Heuristic(CompactLevel(keke_level(record)))
+        size = heuristic.codec.cells
+
+        def pick(most: int, size: int = size) -> list[int]:
+            return [rng.randrange(size) for _ in range(rng.randint(0, most))]
+
+        for _ in range(25):
+            win, roles = (
+                [rng.randrange(size)],
+                [pick(5), pick(12), pick(12)],
+            )  # hazards, walls, pushed
+            before = heuristic._map(win, *roles)
+            for _ in range(4):
+                moved = [list(cells) for cells in roles]
+                for cells in rng.sample(moved, rng.randint(1, 3)):
+                    for _ in range(rng.randint(1, 3)):
+                        if cells and rng.random() < 0.7:
+                            cells[rng.randrange(len(cells))] = rng.randrange(size)
+                        elif cells and rng.random() < 0.5:
+                            cells.pop()
+                        else:
+                            cells.append(rng.randrange(size))
+                got = repaired(
+                    before,
+                    enters(*roles, HAZARD, WALL),
+                    enters(*moved, HAZARD, WALL),
+                    heuristic._neighbours,
+                    heuristic.far,
+                )
+                assert got == heuristic._map(win, *moved)
+                repairs += got != before
+    assert repairs > 500
