@@ -24,7 +24,9 @@ with :meth:`Heuristic.of` on every child of many positions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from engine.solve.costmap import enters, repaired
 from engine.solve.heuristic import HAZARD, WALL, Heuristic, _View
@@ -46,7 +48,7 @@ class _Roles:
     layout_bits: int  # the position bits of WIN, hazard, wall and pushed slots
     plan_id: int  # the planned nouns' slots, interned
     plan_bits: int  # the position bits of the words and of the objects they name
-    you_shifts: list[int]  # bit offsets of the YOU slots' positions
+    you: Callable[[int], list[int]]  # a key's YOU cells (present ones, in slot order)
 
 
 @dataclass(slots=True, eq=False)
@@ -141,8 +143,7 @@ class Estimate:
         roles = node.roles
         if roles is None:
             return self.far
-        value, field, gone = key ^ self.base, self.field, self.gone
-        you = [cell for cell in ((value >> s) & field for s in roles.you_shifts) if cell != gone]
+        you = roles.you(key)
         far = self.far
         if not you:
             return far
@@ -150,9 +151,9 @@ class Estimate:
         layout = node.layout
         if layout is not None:
             costs = layout.costs
-            start = min(you, key=costs.__getitem__)
-            best = costs[start]
+            best = min(map(costs.__getitem__, you))
             if layout.hazards and best < far:
+                start = min(you, key=costs.__getitem__)  # the first of the cheapest, as in h
                 extra = layout.extra.get(start)
                 best += self._deliveries(layout, start) if extra is None else extra
         for words, movers, there in node.plans:
@@ -278,8 +279,28 @@ class Estimate:
             bits([*view.win, *view.hazards, *view.walls, *view.pushed]),
             self._intern(plan),
             self.words | bits([slot for _, slots in planned for slot in slots]),
-            [shift[slot] for slot in view.you],
+            self._you_reader(view.you),
         )
+
+    def _you_reader(self, slots: list[int]) -> Callable[[int], list[int]]:
+        """A function from a key to the cells of the YOU objects in ``slots`` that are present."""
+        base, gone, nbytes = self.base, self.gone, self.nbytes
+        if not slots:
+            return lambda key: []
+        if self.codec.itemsize == 1:  # the fields are the key's bytes
+            get = itemgetter(*slots)
+            if len(slots) == 1:
+                return lambda key: (
+                    [] if (c := get((key ^ base).to_bytes(nbytes, "little"))) == gone else [c]
+                )
+
+            def read(key: int) -> list[int]:
+                cells: tuple[int, ...] = get((key ^ base).to_bytes(nbytes, "little"))
+                return [c for c in cells if c != gone] if gone in cells else list(cells)
+
+            return read
+        field, shifts = self.field, [self.shift[slot] for slot in slots]
+        return lambda key: [c for c in ((key ^ base) >> s & field for s in shifts) if c != gone]
 
     def _intern(self, value: tuple[object, ...]) -> int:
         found = self._ids.get(value)
