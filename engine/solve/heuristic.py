@@ -78,11 +78,6 @@ class Heuristic:
         self._neighbours = [self.grid.neighbours(cell) for cell in range(codec.cells)]
         steps = self.grid.step  # U D L R, as DIRECTIONS
         self._back = [steps[1], steps[0], steps[3], steps[2]]
-        # the ways a word may be pushed on an empty board: pusher's cell and target on it
-        self._edge_ways = [
-            sum(1 << d for d in range(4) if steps[d][cell] >= 0 and self._back[d][cell] >= 0)
-            for cell in range(codec.cells)
-        ]
         self._nouns = {
             text: codec.noun_index[text] for text in codec.texts if text in codec.noun_index
         }
@@ -381,15 +376,31 @@ class Heuristic:
         (rules can change what they do), so this only rules out the impossible.
         """
         codec, gone = self.codec, self.codec.gone
-        steps, back, edges = self.grid.step, self._back, self._edge_ways
-        ways = {
-            cell: edges[cell]
+        steps, back = self.grid.step, self._back
+        cells = {
+            cell
             for cell in map(vector.__getitem__, range(codec.word_lo, codec.word_hi))
             if cell != gone
         }
-        cells = list(ways)
-        changed = True
-        while changed:  # sweeps until nothing changes: a few, words form short chains
+        # Without the frozen-pusher condition a word may be pushed along a direction
+        # when the cell behind it is on the board and the run of words ahead ends
+        # before the edge. That is an upper bound of the fixpoint, and the fixpoint
+        # itself when no word comes out frozen (no way at all): usually one pass.
+        ways = {}
+        frozen = False
+        for cell in cells:
+            bits = 0
+            for d in range(4):
+                if back[d][cell] >= 0:
+                    ahead = steps[d][cell]
+                    while ahead in cells:
+                        ahead = steps[d][ahead]
+                    if ahead >= 0:
+                        bits |= 1 << d
+            ways[cell] = bits
+            frozen = frozen or not bits
+        changed = frozen
+        while changed:  # sweeps from the bound until nothing changes
             changed = False
             for cell in cells:
                 bits = ways[cell]
