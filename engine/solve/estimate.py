@@ -62,6 +62,7 @@ class _Layout:
     enter: dict[int, int]  # the cells a step into costs more than 1, and what it costs
     extra: dict[int, int] = field(default_factory=dict)  # cell -> deliveries from it
     nearest: dict[int, int] = field(default_factory=dict)  # hazard -> nearest pushed thing
+    spots: frozenset[int] | None = None  # the cells of pushed things, once asked for
 
 
 @dataclass(slots=True, eq=False)
@@ -110,6 +111,9 @@ class Estimate:
         self._cheapest: dict[tuple[object, ...], tuple[int, tuple[int, ...]] | None] = {}
         self._keeps: list[int] = []  # the keep masks seen, most recent first
         self._far_node = _Node(None, None, [])
+        # per hazard cell, every cell nearest first (at most about 2^18 cells kept)
+        self._rings: dict[int, list[int]] = {}
+        self._ring_limit = max(16, (1 << 18) // codec.cells)
 
     # -- the search's two calls -------------------------------------------------
 
@@ -174,7 +178,6 @@ class Estimate:
         """
         costs, hazards, pushed, extra = layout.costs, layout.hazards, layout.pushed, layout.extra
         neighbours = self.heuristic._neighbours
-        xy = self.heuristic.xy
         path = []
         while costs[cell] > 0 and cell not in extra:
             path.append(cell)
@@ -184,9 +187,7 @@ class Estimate:
             if cell in hazards and pushed:
                 near = layout.nearest.get(cell)
                 if near is None:
-                    x, y = xy[cell]
-                    near = min(abs(x - ox) + abs(y - oy) for ox, oy in map(xy.__getitem__, pushed))
-                    layout.nearest[cell] = near
+                    near = layout.nearest[cell] = self._nearest(cell, layout)
                 total += near - 1
             extra[here] = total
             cell = here
@@ -301,6 +302,31 @@ class Estimate:
             return read
         field, shifts = self.field, [self.shift[slot] for slot in slots]
         return lambda key: [c for c in ((key ^ base) >> s & field for s in shifts) if c != gone]
+
+    def _nearest(self, cell: int, layout: _Layout) -> int:
+        """The Manhattan distance from ``cell`` to the nearest pushed thing of ``layout``.
+
+        The board's cells in order of distance from ``cell`` (kept for a few cells)
+        are searched for the first pushed one: a pushed thing is usually a step or
+        two away, and a minimum over all of them cost as many steps as there are.
+        """
+        ring = self._rings.get(cell)
+        if ring is None:
+            xy = self.heuristic.xy
+            x, y = xy[cell]
+            ring = sorted(
+                range(self.codec.cells), key=lambda c: abs(xy[c][0] - x) + abs(xy[c][1] - y)
+            )
+            if len(self._rings) >= self._ring_limit:
+                self._rings.clear()
+            self._rings[cell] = ring
+        if layout.spots is None:
+            layout.spots = frozenset(layout.pushed)
+        spots = layout.spots
+        for other in ring:
+            if other in spots:
+                return self.heuristic._manhattan(cell, other)
+        raise AssertionError("a layout with hazards to clear has pushed things")
 
     def _intern(self, value: tuple[object, ...]) -> int:
         found = self._ids.get(value)
