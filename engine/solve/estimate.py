@@ -49,6 +49,7 @@ class _Roles:
     plan_id: int  # the planned nouns' slots, interned
     plan_bits: int  # the position bits of the words and of the objects they name
     you: Callable[[int], list[int]]  # a key's YOU cells (present ones, in slot order)
+    layout_cells: Callable[[int], list[list[int]]]  # its WIN, hazard, wall and pushed cells
 
 
 @dataclass(slots=True, eq=False)
@@ -281,6 +282,7 @@ class Estimate:
             self._intern(plan),
             self.words | bits([slot for _, slots in planned for slot in slots]),
             self._you_reader(view.you),
+            self._groups_reader([view.win, view.hazards, view.walls, view.pushed]),
         )
 
     def _you_reader(self, slots: list[int]) -> Callable[[int], list[int]]:
@@ -328,6 +330,34 @@ class Estimate:
                 return self.heuristic._manhattan(cell, other)
         raise AssertionError("a layout with hazards to clear has pushed things")
 
+    def _groups_reader(self, groups: list[list[int]]) -> Callable[[int], list[list[int]]]:
+        """A function from a key to the present cells of each group of slots, read at once."""
+        slots = [slot for group in groups for slot in group]
+        ends, end = [], 0
+        for group in groups:
+            ends.append((end, end + len(group)))
+            end += len(group)
+        base, gone, nbytes = self.base, self.gone, self.nbytes
+        if self.codec.itemsize == 1 and len(slots) > 1:
+            get = itemgetter(*slots)
+
+            def values(key: int) -> tuple[int, ...]:
+                found: tuple[int, ...] = get((key ^ base).to_bytes(nbytes, "little"))
+                return found
+
+        else:
+            field, shifts = self.field, [self.shift[slot] for slot in slots]
+
+            def values(key: int) -> tuple[int, ...]:
+                value = key ^ base
+                return tuple([value >> s & field for s in shifts])
+
+        def read(key: int) -> list[list[int]]:
+            cells = values(key)
+            return [[c for c in cells[lo:hi] if c != gone] for lo, hi in ends]
+
+        return read
+
     def _intern(self, value: tuple[object, ...]) -> int:
         found = self._ids.get(value)
         if found is None:
@@ -341,16 +371,10 @@ class Estimate:
             return self._layouts[cache_key]
         except KeyError:
             pass
-        view, gone, field, shift = roles.view, self.gone, self.field, self.shift
-        value = key ^ self.base
-
-        def cells(slots: list[int]) -> list[int]:
-            return [c for c in ((value >> shift[slot]) & field for slot in slots) if c != gone]
-
-        win = cells(view.win)
+        view = roles.view
+        win, hazards, walls, pushed = roles.layout_cells(key)
         layout = None
         if win:
-            hazards, walls, pushed = cells(view.hazards), cells(view.walls), cells(view.pushed)
             enter = enters(hazards, walls, pushed, HAZARD, WALL)
             won = frozenset(win)
             heuristic = self.heuristic
