@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import itemgetter
 
 from engine.solve.costmap import enters, repaired
 from engine.solve.heuristic import HAZARD, WALL, Heuristic, _View
-from engine.tokens import IS, WIN
+from engine.solve.keyread import cells_reader, groups_reader
+from engine.solve.sentences import Sentences
 
 _LIMIT = 1 << 15  # nodes, layouts and plans remembered (each cache cleared when full)
+_CELLS = 1 << 22  # board cells held in the cost maps and distance fields of kept layouts and plans
 _REPAIRS = 12  # a cost map is repaired, not recomputed, when at most this many prices changed
 
 _Plan = tuple[int, list[int] | None, list[int] | None]  # as in Heuristic's context
@@ -108,10 +109,12 @@ class Estimate:
         self._layouts: dict[tuple[int, int], _Layout | None] = {}
         self._plans: dict[tuple[int, int], list[_Plan]] = {}
         self._rewritten: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # by words' bits
-        # one noun's cheapest sentence, by the cells and push ways of the words it uses
-        self._cheapest: dict[tuple[object, ...], tuple[int, tuple[int, ...]] | None] = {}
+        self._sentences = Sentences(heuristic)
         self._keeps: list[int] = []  # the keep masks seen, most recent first
         self._far_node = _Node(None, None, [])
+        # a layout holds a cost map and a plan distance fields, a list per cell each:
+        # bound the cells they hold, not only their count (a 128x128 board's would be GBs)
+        self._held = max(64, min(_LIMIT, _CELLS // codec.cells))
         # per hazard cell, every cell nearest first (at most about 2^18 cells kept)
         self._rings: dict[int, list[int]] = {}
         self._ring_limit = max(16, (1 << 18) // codec.cells)
@@ -226,6 +229,13 @@ class Estimate:
         nodes[key & roles.keep] = node
         return node
 
+    def _forget(self) -> None:
+        """Drop the layouts and plans, and the nodes that would keep them alive."""
+        self._layouts.clear()
+        self._plans.clear()
+        for nodes in self._nodes.values():
+            nodes.clear()
+
     def _roles_of(self, key: int, vector: list[int]) -> _Roles | None:
         codec = self.codec
         raw = (key ^ self.base).to_bytes(self.nbytes, "little")
@@ -281,29 +291,9 @@ class Estimate:
             bits([*view.win, *view.hazards, *view.walls, *view.pushed]),
             self._intern(plan),
             self.words | bits([slot for _, slots in planned for slot in slots]),
-            self._you_reader(view.you),
-            self._groups_reader([view.win, view.hazards, view.walls, view.pushed]),
+            cells_reader(self.codec, view.you),
+            groups_reader(self.codec, [view.win, view.hazards, view.walls, view.pushed]),
         )
-
-    def _you_reader(self, slots: list[int]) -> Callable[[int], list[int]]:
-        """A function from a key to the cells of the YOU objects in ``slots`` that are present."""
-        base, gone, nbytes = self.base, self.gone, self.nbytes
-        if not slots:
-            return lambda key: []
-        if self.codec.itemsize == 1:  # the fields are the key's bytes
-            get = itemgetter(*slots)
-            if len(slots) == 1:
-                return lambda key: (
-                    [] if (c := get((key ^ base).to_bytes(nbytes, "little"))) == gone else [c]
-                )
-
-            def read(key: int) -> list[int]:
-                cells: tuple[int, ...] = get((key ^ base).to_bytes(nbytes, "little"))
-                return [c for c in cells if c != gone] if gone in cells else list(cells)
-
-            return read
-        field, shifts = self.field, [self.shift[slot] for slot in slots]
-        return lambda key: [c for c in ((key ^ base) >> s & field for s in shifts) if c != gone]
 
     def _nearest(self, cell: int, layout: _Layout) -> int:
         """The Manhattan distance from ``cell`` to the nearest pushed thing of ``layout``.
@@ -329,34 +319,6 @@ class Estimate:
             if other in spots:
                 return self.heuristic._manhattan(cell, other)
         raise AssertionError("a layout with hazards to clear has pushed things")
-
-    def _groups_reader(self, groups: list[list[int]]) -> Callable[[int], list[list[int]]]:
-        """A function from a key to the present cells of each group of slots, read at once."""
-        slots = [slot for group in groups for slot in group]
-        ends, end = [], 0
-        for group in groups:
-            ends.append((end, end + len(group)))
-            end += len(group)
-        base, gone, nbytes = self.base, self.gone, self.nbytes
-        if self.codec.itemsize == 1 and len(slots) > 1:
-            get = itemgetter(*slots)
-
-            def values(key: int) -> tuple[int, ...]:
-                found: tuple[int, ...] = get((key ^ base).to_bytes(nbytes, "little"))
-                return found
-
-        else:
-            field, shifts = self.field, [self.shift[slot] for slot in slots]
-
-            def values(key: int) -> tuple[int, ...]:
-                value = key ^ base
-                return tuple([value >> s & field for s in shifts])
-
-        def read(key: int) -> list[list[int]]:
-            cells = values(key)
-            return [[c for c in cells[lo:hi] if c != gone] for lo, hi in ends]
-
-        return read
 
     def _intern(self, value: tuple[object, ...]) -> int:
         found = self._ids.get(value)
@@ -390,8 +352,8 @@ class Estimate:
                 layout = _Layout(costs, frozenset(hazards), pushed, won, enter)
             else:
                 layout = _Layout(costs, frozenset(), [], won, enter)
-        if len(self._layouts) >= _LIMIT:
-            self._layouts.clear()
+        if len(self._layouts) >= self._held:
+            self._forget()
         self._layouts[cache_key] = layout
         return layout
 
@@ -406,7 +368,7 @@ class Estimate:
         plans: list[_Plan] = []
         rewrites = self._rewritten.get(key & self.words)
         if rewrites is None:
-            rewrites = self._rewrites(vector)
+            rewrites = self._sentences(vector)
             if len(self._rewritten) >= _LIMIT:
                 self._rewritten.clear()
             self._rewritten[key & self.words] = rewrites
@@ -422,49 +384,7 @@ class Estimate:
                     continue  # no object to become WIN
                 there = heuristic._distances(cells)
             plans.append((words, heuristic._distances(movers) if movers else None, there))
-        if len(self._plans) >= _LIMIT:
-            self._plans.clear()
+        if len(self._plans) >= self._held:
+            self._forget()
         self._plans[cache_key] = plans
         return plans
-
-    def _rewrites(self, vector: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
-        """:meth:`Heuristic._rewrites`, each noun's part reused while its words stand still.
-
-        A noun's cheapest ``N IS WIN`` reads only the cells of its own, the IS and
-        the WIN words and the ways those can be pushed, so a turn that pushed
-        another noun's word (and freed or blocked none of these) leaves it as it was.
-        """
-        heuristic, codec, gone = self.heuristic, self.codec, self.gone
-        by_text: dict[str, list[int]] = {}
-        for slot in range(codec.word_lo, codec.word_hi):
-            cell = vector[slot]
-            if cell != gone:
-                text = codec.texts[slot]
-                assert text is not None
-                by_text.setdefault(text, []).append(cell)
-        if IS not in by_text or WIN not in by_text:
-            return []
-        ways = heuristic._pushable_ways(vector)
-        linking, winning = by_text[IS], by_text[WIN]
-        shared = (*linking, -1, *winning, -1, *map(ways.__getitem__, [*linking, *winning]))
-        nouns, cheapest, far = heuristic._nouns, self._cheapest, self.far
-        found = []
-        for text, cells in by_text.items():
-            noun = nouns.get(text)
-            if noun is None:
-                continue
-            key = (noun, *cells, -1, *map(ways.__getitem__, cells), -1, *shared)
-            try:
-                best = cheapest[key]
-            except KeyError:
-                heuristic._can = ways
-                best = None
-                for cost, movers in heuristic._placements((cells, linking, winning)):
-                    if cost < (far if best is None else best[0]):
-                        best = (cost, movers)
-                if len(cheapest) >= _LIMIT:
-                    cheapest.clear()
-                cheapest[key] = best
-            if best is not None:
-                found.append((best[0], noun, best[1]))
-        return sorted(found)

@@ -16,6 +16,10 @@ Two ways to win are estimated and the cheaper one counts:
 ``h`` is a guide, not a bound: pushing a word can change every rule at once and
 walls are not always walls, so it can overestimate, and best-first solutions are
 not always shortest (breadth-first ones are).
+
+A little over 400 lines: besides ``h`` as best-first's baseline computes it per
+position, it holds the helpers the incremental estimate
+(:mod:`engine.solve.estimate`) shares, so both price the same way.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from engine.tokens import IS, WIN
 HAZARD = 6
 WALL = 12
 _LIMIT = 1 << 16
+# board cells held by the cached cost maps and distance fields (a list per cell each):
+# a count alone would let a 128x128 board's 65,536 maps reach gigabytes
+_CELLS = 1 << 24
 
 
 @dataclass(slots=True)
@@ -71,6 +78,7 @@ class Heuristic:
         self.xy = [self.grid.xy(cell) for cell in range(codec.cells)]
         self.far = 2 * (codec.width + codec.height) + WALL
         self._maps: dict[tuple[object, ...], list[int]] = {}
+        self._held = max(64, min(_LIMIT, _CELLS // codec.cells))  # maps, and fields
         self._plans: dict[bytes, list[tuple[int, int, tuple[int, ...]]]] = {}
         self._can: dict[int, int] = {}
         self._fields: dict[tuple[int, ...], list[int]] = {}
@@ -120,7 +128,7 @@ class Heuristic:
             costs = self._maps.get(layout)
             if costs is None:
                 costs = self._map(*([cell for cell in group if cell != gone] for group in layout))
-                if len(self._maps) >= _LIMIT:
+                if len(self._maps) >= self._held:
                     self._maps.clear()
                 self._maps[layout] = costs
             if view.hazards:
@@ -199,7 +207,7 @@ class Heuristic:
                 if cell + width < size and found[cell + width] + 1 < here:
                     here = found[cell + width] + 1
                 found[cell] = here
-            if len(self._fields) >= _LIMIT:
+            if len(self._fields) >= self._held:
                 self._fields.clear()
             self._fields[cells] = found
         return found

@@ -66,6 +66,19 @@ def test_the_incremental_estimate_is_h_on_random_levels(level: dict[str, Any]) -
     assert differences(level, Estimate, 150, 0)[1] == 0
 
 
+class _Forgetful(Estimate):
+    """Caches that hold almost nothing: every bound is hit and cleared all the time."""
+
+    def __init__(self, heuristic: Heuristic) -> None:
+        super().__init__(heuristic)
+        self._held = self._ring_limit = 1
+
+
+def test_the_incremental_estimate_is_h_when_its_caches_overflow() -> None:
+    for n, record in enumerate(keke_corpus()["levels"][1::9]):
+        assert differences(keke_level(record), _Forgetful, 150, n)[1] == 0, record.get("id")
+
+
 class _ParentsNode(Estimate):
     """A wrong update: every child is priced with its parent's node."""
 
