@@ -395,7 +395,7 @@ class Heuristic:
         # before the edge. That is an upper bound of the fixpoint, and the fixpoint
         # itself when no word comes out frozen (no way at all): usually one pass.
         ways = {}
-        frozen = False
+        frozen = []
         for cell in cells:
             bits = 0
             for d in range(4):
@@ -406,22 +406,30 @@ class Heuristic:
                     if ahead >= 0:
                         bits |= 1 << d
             ways[cell] = bits
-            frozen = frozen or not bits
-        changed = frozen
-        while changed:  # sweeps from the bound until nothing changes
-            changed = False
-            for cell in cells:
-                bits = ways[cell]
-                new = bits
+            if not bits:
+                frozen.append(cell)
+        # A frozen word takes a way from each word it would push; what those lose, the
+        # words pushing into them lose in turn. Only they are looked at again.
+        work = [n for cell in frozen for n in (step[cell] for step in steps) if n in cells]
+        waiting = set(work)
+        while work:
+            cell = work.pop()
+            waiting.discard(cell)
+            bits = ways[cell]
+            new = bits
+            for d in range(4):
+                bit = 1 << d
+                if new & bit:
+                    ahead = steps[d][cell]
+                    if ways.get(back[d][cell], 15) == 0 or (
+                        ahead in ways and not ways[ahead] & bit
+                    ):
+                        new &= ~bit
+            if new != bits:
+                ways[cell] = new
                 for d in range(4):
-                    bit = 1 << d
-                    if new & bit:
-                        ahead = steps[d][cell]
-                        if ways.get(back[d][cell], 15) == 0 or (
-                            ahead in ways and not ways[ahead] & bit
-                        ):
-                            new &= ~bit
-                if new != bits:
-                    ways[cell] = new
-                    changed = True
+                    for n in (back[d][cell], -1 if new else steps[d][cell]):
+                        if n in cells and n not in waiting:
+                            waiting.add(n)
+                            work.append(n)
         return ways
