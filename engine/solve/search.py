@@ -6,7 +6,8 @@ Strategies (``strategy=``):
   solution; expanding every reachable position without one proves the level
   unsolvable.
 * ``"best-first"``: weighted A*, expanding the lowest ``moves + weight * h`` first
-  (``h`` from :mod:`engine.solve.heuristic`, ties to the lower ``h``, then to the
+  (``h`` from :mod:`engine.solve.heuristic`, each child's updated from its
+  parent's by :mod:`engine.solve.estimate`; ties to the lower ``h``, then to the
   older position). Much faster on large levels; its solutions are not always
   shortest, the more so the larger the weight.
 * ``"auto"``: breadth-first for :data:`AUTO_BFS_STATES` expansions, then A* with
