@@ -14,6 +14,7 @@ relaxed again, and Dijkstra runs over just those. The result is the same list
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 
 PUSHED = 2
 
@@ -34,16 +35,17 @@ def repaired(
     new: dict[int, int],
     neighbours: list[list[int]],
     far: int,
+    changed: Iterable[int] | None = None,
 ) -> list[int]:
     """The cost map for step prices ``new``, from the map ``before`` for prices ``old``.
 
     Both maps have the same WIN cells (cost 0; a step into one costs 1 whatever
-    stands there).
+    stands there). ``changed`` may name the cells whose price differs (a superset).
     """
     costs = before.copy()
     raised: list[int] = []
     lowered: list[int] = []
-    for cell in old.keys() | new.keys():
+    for cell in old.keys() | new.keys() if changed is None else changed:
         was, now = old.get(cell, 1), new.get(cell, 1)
         if was != now and before[cell]:
             (raised if now > was else lowered).append(cell)

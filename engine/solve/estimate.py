@@ -340,13 +340,17 @@ class Estimate:
             enter = enters(hazards, walls, pushed, HAZARD, WALL)
             won = frozenset(win)
             heuristic = self.heuristic
-            if (
-                base is not None
-                and base.win == won
-                and len(enter.items() ^ base.enter.items()) <= _REPAIRS
-            ):
-                costs = repaired(base.costs, base.enter, enter, heuristic._neighbours, self.far)
-            else:
+            costs = None
+            if base is not None and base.win == won:
+                prices = enter.items() ^ base.enter.items()
+                if not prices:
+                    costs = base.costs  # the same prices: the same map
+                elif len(prices) <= _REPAIRS:
+                    cells = {cell for cell, _ in prices}
+                    costs = repaired(
+                        base.costs, base.enter, enter, heuristic._neighbours, self.far, cells
+                    )
+            if costs is None:
                 costs = heuristic._map(win, hazards, walls, pushed)
             if view.hazards:
                 layout = _Layout(costs, frozenset(hazards), pushed, won, enter)

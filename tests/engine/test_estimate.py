@@ -127,13 +127,9 @@ def test_a_repaired_cost_map_is_the_computed_one() -> None:
                             cells.pop()
                         else:
                             cells.append(rng.randrange(size))
-                got = repaired(
-                    before,
-                    enters(*roles, HAZARD, WALL),
-                    enters(*moved, HAZARD, WALL),
-                    heuristic._neighbours,
-                    heuristic.far,
-                )
+                old, new = enters(*roles, HAZARD, WALL), enters(*moved, HAZARD, WALL)
+                changed = {cell for cell, _ in old.items() ^ new.items()} if repairs % 2 else None
+                got = repaired(before, old, new, heuristic._neighbours, heuristic.far, changed)
                 assert got == heuristic._map(win, *moved)
                 repairs += got != before
     assert repairs > 500
