@@ -54,6 +54,7 @@ DEFAULT_WEIGHT = 5
 AUTO_BFS_STATES = 60_000  # twice the first budget: breadth-first got about twice as fast
 AUTO_ASTAR_STATES = 60_000
 _LETTERS = "".join(d.letter for d in DIRECTIONS)
+_UNSET: Any = object()  # a parent's estimate node not asked for yet
 
 
 class SolveStatus(StrEnum):
@@ -317,17 +318,23 @@ class _Search:
         h = estimate.of(compact.start_key)
         heap: list[tuple[int, int, int]] = [(weight * h, h, 0)]
         parent, via = self.parent, self.via
+        push, pop = heapq.heappush, heapq.heappop
         deepest = 0
+        cap = self.cap
+        # without a cancel, a deadline or progress reports only the count can stop it
+        watched = (self.cancelled, self.deadline, self.progress) != (None, None, None)
         while heap:
-            stop = self.stop_reason(len(heap), deepest)
-            if stop is not None:
-                return SolveStatus.LIMIT, "", stop
-            _, _, index = heapq.heappop(heap)
+            if watched or self.expanded >= cap:
+                stop = self.stop_reason(len(heap), deepest)
+                if stop is not None:
+                    return SolveStatus.LIMIT, "", stop
+            _, _, index = pop(heap)
             self.expanded += 1
             g = moves[index] + 1
-            deepest = max(deepest, g)
+            if g > deepest:
+                deepest = g
             key = key_of(index)
-            node = None
+            node = _UNSET
             for direction, child in enumerate(children(key)):
                 if child is None:
                     continue
@@ -340,10 +347,10 @@ class _Search:
                         parent.append(index)
                         via.append(direction)
                         moves.append(g)
-                        if node is None:
+                        if node is _UNSET:
                             node = node_of(key)
                         h = after(node, key, child_key)
-                        heapq.heappush(heap, (g + weight * h, h, number))
+                        push(heap, (g + weight * h, h, number))
         return SolveStatus.UNSOLVABLE, "", None
 
 
