@@ -59,6 +59,20 @@ def test_the_incremental_estimate_is_h_on_corpus_levels() -> None:
     assert total > 10_000
 
 
+def test_the_incremental_estimate_is_h_on_two_byte_keys() -> None:
+    """Boards of more than 254 cells keep two bytes a field: the readers shift fields out."""
+    wide = [
+        record
+        for record in keke_corpus()["levels"]
+        if CompactLevel(keke_level(record)).codec.itemsize == 2
+    ]
+    assert wide
+    for n, record in enumerate(wide):
+        checked, wrong = differences(keke_level(record), Estimate, 300, n)
+        assert wrong == 0, record.get("id")
+        assert checked > 300
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_level())
 def test_the_incremental_estimate_is_h_on_random_levels(level: dict[str, Any]) -> None:
