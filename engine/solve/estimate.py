@@ -123,9 +123,12 @@ class Estimate:
 
     def node(self, key: int) -> _Node:
         """The node of a position about to be expanded (usually cached as a child's)."""
-        for keep in self._keeps:
+        keeps = self._keeps
+        for n, keep in enumerate(keeps):
             found = self._nodes[keep].get(key & keep)
             if found is not None:
+                if n:  # the masks last found first: few are in use at a time
+                    keeps.insert(0, keeps.pop(n))
                 return found
         return self._build(key, None, 0)
 
