@@ -16,6 +16,10 @@ Two ways to win are estimated and the cheaper one counts:
 ``h`` is a guide, not a bound: pushing a word can change every rule at once and
 walls are not always walls, so it can overestimate, and best-first solutions are
 not always shortest (breadth-first ones are).
+
+A little over 400 lines: besides ``h`` as best-first's baseline computes it per
+position, it holds the helpers the incremental estimate
+(:mod:`engine.solve.estimate`) shares, so both price the same way.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from engine.tokens import IS, WIN
 HAZARD = 6
 WALL = 12
 _LIMIT = 1 << 16
+# board cells held by the cached cost maps and distance fields (a list per cell each):
+# a count alone would let a 128x128 board's 65,536 maps reach gigabytes
+_CELLS = 1 << 24
 
 
 @dataclass(slots=True)
@@ -71,11 +78,14 @@ class Heuristic:
         self.xy = [self.grid.xy(cell) for cell in range(codec.cells)]
         self.far = 2 * (codec.width + codec.height) + WALL
         self._maps: dict[tuple[object, ...], list[int]] = {}
+        self._held = max(64, min(_LIMIT, _CELLS // codec.cells))  # maps, and fields
         self._plans: dict[bytes, list[tuple[int, int, tuple[int, ...]]]] = {}
         self._can: dict[int, int] = {}
         self._fields: dict[tuple[int, ...], list[int]] = {}
         self._views: dict[tuple[Meaning, bytes | tuple[int, ...]], _View] = {}
         self._neighbours = [self.grid.neighbours(cell) for cell in range(codec.cells)]
+        steps = self.grid.step  # U D L R, as DIRECTIONS
+        self._back = [steps[1], steps[0], steps[3], steps[2]]
         self._nouns = {
             text: codec.noun_index[text] for text in codec.texts if text in codec.noun_index
         }
@@ -118,7 +128,7 @@ class Heuristic:
             costs = self._maps.get(layout)
             if costs is None:
                 costs = self._map(*([cell for cell in group if cell != gone] for group in layout))
-                if len(self._maps) >= _LIMIT:
+                if len(self._maps) >= self._held:
                     self._maps.clear()
                 self._maps[layout] = costs
             if view.hazards:
@@ -177,10 +187,27 @@ class Heuristic:
         """The Manhattan distance from every cell to the nearest of ``cells`` (cached)."""
         found = self._fields.get(cells)
         if found is None:
-            xy = self.xy
-            targets = [xy[cell] for cell in cells]
-            found = [min(abs(x - tx) + abs(y - ty) for tx, ty in targets) for x, y in xy]
-            if len(self._fields) >= _LIMIT:
+            # two sweeps of the board (a distance transform) give the exact Manhattan
+            # distance; a minimum over every target per cell cost cells x targets
+            width, size = self.width, self.codec.cells
+            found = [_LIMIT] * size
+            for cell in cells:
+                found[cell] = 0
+            for cell in range(size):
+                here = found[cell]
+                if cell % width and found[cell - 1] + 1 < here:
+                    here = found[cell - 1] + 1
+                if cell >= width and found[cell - width] + 1 < here:
+                    here = found[cell - width] + 1
+                found[cell] = here
+            for cell in range(size - 1, -1, -1):
+                here = found[cell]
+                if (cell + 1) % width and found[cell + 1] + 1 < here:
+                    here = found[cell + 1] + 1
+                if cell + width < size and found[cell + width] + 1 < here:
+                    here = found[cell + width] + 1
+                found[cell] = here
+            if len(self._fields) >= self._held:
                 self._fields.clear()
             self._fields[cells] = found
         return found
@@ -306,46 +333,47 @@ class Heuristic:
     def _placements(
         self, roles: tuple[list[int], list[int], list[int]]
     ) -> list[tuple[int, tuple[int, ...]]]:
-        """(cost, cells of the words to move) of the sentence laid through each word."""
-        width, height = self.width, self.codec.height
+        """(cost, cells of the words to move) of the sentence laid through each word.
+
+        For each other role the nearest word that may reach its target cell moves
+        there (the first such word in slot order on a tie).
+        """
+        width, height, xy, can = self.width, self.codec.height, self.xy, self._can
+        words = [[(o, *xy[o], can.get(o, 0)) for o in cells] for cells in roles]
         out = []
         for anchor, cells in enumerate(roles):
             for cell in cells:
-                x, y = self.xy[cell]
+                x, y = xy[cell]
                 for dx, dy in ((1, 0), (0, 1)):
                     x0, y0 = x - anchor * dx, y - anchor * dy
-                    x2, y2 = x0 + 2 * dx, y0 + 2 * dy
-                    if x0 < 0 or y0 < 0 or x2 >= width or y2 >= height:
+                    if x0 < 0 or y0 < 0 or x0 + 2 * dx >= width or y0 + 2 * dy >= height:
                         continue
                     cost = 0
                     movers = []
-                    for role, others in enumerate(roles):
-                        if role != anchor:
-                            tx, ty = x0 + role * dx, y0 + role * dy
-                            reachable = [o for o in others if self._may_reach(o, tx, ty)]
-                            if not reachable:
-                                break
-                            near = min(
-                                reachable,
-                                key=lambda o: abs(self.xy[o][0] - tx) + abs(self.xy[o][1] - ty),
-                            )
-                            far = abs(self.xy[near][0] - tx) + abs(self.xy[near][1] - ty)
-                            if far:
-                                cost += far
-                                movers.append(near)
+                    for role in range(3):
+                        if role == anchor:
+                            continue
+                        tx, ty = x0 + role * dx, y0 + role * dy
+                        near, far = -1, _LIMIT
+                        for o, ox, oy, ways in words[role]:
+                            # may the word at (ox, oy) be pushed towards (tx, ty)?
+                            if (
+                                (tx <= ox or ways & 8)
+                                and (tx >= ox or ways & 4)
+                                and (ty <= oy or ways & 2)
+                                and (ty >= oy or ways & 1)
+                            ):
+                                d = abs(ox - tx) + abs(oy - ty)
+                                if d < far:
+                                    near, far = o, d
+                        if near < 0:
+                            break
+                        if far:
+                            cost += far
+                            movers.append(near)
                     else:
                         out.append((cost, tuple(movers)))
         return out
-
-    def _may_reach(self, cell: int, tx: int, ty: int) -> bool:
-        x, y = self.xy[cell]
-        ways = self._can.get(cell, 0)
-        return bool(
-            (tx <= x or ways & 8)
-            and (tx >= x or ways & 4)
-            and (ty <= y or ways & 2)
-            and (ty >= y or ways & 1)
-        )
 
     def _pushable_ways(self, vector: list[int]) -> dict[int, int]:
         """For each word cell, the directions its words could ever be pushed (bits U1 D2 L4 R8).
@@ -355,33 +383,53 @@ class Heuristic:
         whatever words it holds able to move the same way. Objects are ignored
         (rules can change what they do), so this only rules out the impossible.
         """
-        codec = self.codec
+        codec, gone = self.codec, self.codec.gone
+        steps, back = self.grid.step, self._back
         cells = {
-            vector[slot]
-            for slot in range(codec.word_lo, codec.word_hi)
-            if vector[slot] != codec.gone
+            cell
+            for cell in map(vector.__getitem__, range(codec.word_lo, codec.word_hi))
+            if cell != gone
         }
-        steps = self.grid.step  # U D L R, as DIRECTIONS
-        back = [steps[1], steps[0], steps[3], steps[2]]
-        ways = dict.fromkeys(cells, 15)
-        changed = True
-        while changed:
-            changed = False
-            for cell in cells:
-                bits = ways[cell]
-                for d in range(4):
-                    bit = 1 << d
-                    if not bits & bit:
-                        continue
-                    behind, ahead = back[d][cell], steps[d][cell]
-                    if (
-                        behind < 0
-                        or ahead < 0
-                        or ways.get(behind, 15) == 0
-                        or (ahead in ways and not ways[ahead] & bit)
+        # Without the frozen-pusher condition a word may be pushed along a direction
+        # when the cell behind it is on the board and the run of words ahead ends
+        # before the edge. That is an upper bound of the fixpoint, and the fixpoint
+        # itself when no word comes out frozen (no way at all): usually one pass.
+        ways = {}
+        frozen = []
+        for cell in cells:
+            bits = 0
+            for d in range(4):
+                if back[d][cell] >= 0:
+                    ahead = steps[d][cell]
+                    while ahead in cells:
+                        ahead = steps[d][ahead]
+                    if ahead >= 0:
+                        bits |= 1 << d
+            ways[cell] = bits
+            if not bits:
+                frozen.append(cell)
+        # A frozen word takes a way from each word it would push; what those lose, the
+        # words pushing into them lose in turn. Only they are looked at again.
+        work = [n for cell in frozen for n in (step[cell] for step in steps) if n in cells]
+        waiting = set(work)
+        while work:
+            cell = work.pop()
+            waiting.discard(cell)
+            bits = ways[cell]
+            new = bits
+            for d in range(4):
+                bit = 1 << d
+                if new & bit:
+                    ahead = steps[d][cell]
+                    if ways.get(back[d][cell], 15) == 0 or (
+                        ahead in ways and not ways[ahead] & bit
                     ):
-                        bits &= ~bit
-                if bits != ways[cell]:
-                    ways[cell] = bits
-                    changed = True
+                        new &= ~bit
+            if new != bits:
+                ways[cell] = new
+                for d in range(4):
+                    for n in (back[d][cell], -1 if new else steps[d][cell]):
+                        if n in cells and n not in waiting:
+                            waiting.add(n)
+                            work.append(n)
         return ways

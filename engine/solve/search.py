@@ -6,7 +6,8 @@ Strategies (``strategy=``):
   solution; expanding every reachable position without one proves the level
   unsolvable.
 * ``"best-first"``: weighted A*, expanding the lowest ``moves + weight * h`` first
-  (``h`` from :mod:`engine.solve.heuristic`, ties to the lower ``h``, then to the
+  (``h`` from :mod:`engine.solve.heuristic`, each child's updated from its
+  parent's by :mod:`engine.solve.estimate`; ties to the lower ``h``, then to the
   older position). Much faster on large levels; its solutions are not always
   shortest, the more so the larger the weight.
 * ``"auto"``: breadth-first for :data:`AUTO_BFS_STATES` expansions, then A* with
@@ -43,6 +44,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from engine.model import Level
+from engine.solve.estimate import Estimate
 from engine.solve.heuristic import Heuristic
 from engine.solve.level import DIRECTIONS, CompactLevel
 from engine.solve.table import PositionTable
@@ -52,6 +54,7 @@ DEFAULT_WEIGHT = 5
 AUTO_BFS_STATES = 60_000  # twice the first budget: breadth-first got about twice as fast
 AUTO_ASTAR_STATES = 60_000
 _LETTERS = "".join(d.letter for d in DIRECTIONS)
+_UNSET: Any = object()  # a parent's estimate node not asked for yet
 
 
 class SolveStatus(StrEnum):
@@ -216,7 +219,7 @@ class _Search:
         self.next_report = began + interval
         self.expanded = 0
         self.frontier = self.depth = 0  # as last reported
-        self.heuristic: Heuristic | None = None
+        self.estimate: Estimate | None = None
         self.table = PositionTable(self.pause)  # every position kept, numbered in order
         self.parent = array("i")  # parent number of every kept position
         self.via = bytearray()  # direction index that reached it
@@ -304,27 +307,34 @@ class _Search:
         if early is not None:
             return early
         compact = self.compact
-        if self.heuristic is None:
-            self.heuristic = Heuristic(compact)  # its caches serve every stage
-        heuristic = self.heuristic
+        if self.estimate is None:
+            self.estimate = Estimate(Heuristic(compact))  # its caches serve every stage
+        estimate = self.estimate
+        node_of, after = estimate.node, estimate.after
         children = compact.children
         table = self.table
         add, key_of = table.add, table.key
         moves = array("i", [0])
-        h = heuristic.of(compact.start_key)
+        h = estimate.of(compact.start_key)
         heap: list[tuple[int, int, int]] = [(weight * h, h, 0)]
         parent, via = self.parent, self.via
+        push, pop = heapq.heappush, heapq.heappop
         deepest = 0
+        cap = self.cap
+        # without a cancel, a deadline or progress reports only the count can stop it
+        watched = (self.cancelled, self.deadline, self.progress) != (None, None, None)
         while heap:
-            stop = self.stop_reason(len(heap), deepest)
-            if stop is not None:
-                return SolveStatus.LIMIT, "", stop
-            _, _, index = heapq.heappop(heap)
+            if watched or self.expanded >= cap:
+                stop = self.stop_reason(len(heap), deepest)
+                if stop is not None:
+                    return SolveStatus.LIMIT, "", stop
+            _, _, index = pop(heap)
             self.expanded += 1
             g = moves[index] + 1
-            deepest = max(deepest, g)
+            if g > deepest:
+                deepest = g
             key = key_of(index)
-            context = None
+            node = _UNSET
             for direction, child in enumerate(children(key)):
                 if child is None:
                     continue
@@ -337,14 +347,10 @@ class _Search:
                         parent.append(index)
                         via.append(direction)
                         moves.append(g)
-                        if context is None:
-                            context = heuristic.context(key)
-                        h = (
-                            heuristic.of(child_key)
-                            if context is None
-                            else heuristic.after(context, key, child_key)
-                        )
-                        heapq.heappush(heap, (g + weight * h, h, number))
+                        if node is _UNSET:
+                            node = node_of(key)
+                        h = after(node, key, child_key)
+                        push(heap, (g + weight * h, h, number))
         return SolveStatus.UNSOLVABLE, "", None
 
 
