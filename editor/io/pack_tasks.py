@@ -121,7 +121,7 @@ def _built(
         progress.begin("Preparing the Problems panel", len(reports))
         for index, (raw, report) in enumerate(zip(doc["levels"], reports, strict=True)):
             with collector_paused():
-                same = plan.level_data(index) == raw  # else the panel checks the editor's version
+                same = _same_report(plan.level_data(index), raw, report)
                 on_board = sum(len(s) for s in plan.levels[index].stacks.values())
                 seed = kept_level(LevelDoc(0, raw, on_board), report)
                 seeds.append(seed if same else None)
@@ -130,6 +130,34 @@ def _built(
             if token.cancelled():
                 return Opened(cancelled=True)
     return Opened(plan, tuple(seeds))
+
+
+def _same_report(held: dict[str, Any], raw: object, report: engine.LevelReport) -> bool:
+    """Whether ``report`` (of the file's level) is the report of the editor's version.
+
+    True when they are equal, or differ only in the order of their entities and no
+    problem points into the entities: the engine reads entities by id, not by place
+    in the list (another tool's order, say by kind, is read exactly like ours, row by
+    row). Else the Problems panel checks the editor's version again.
+    """
+    if held == raw:
+        return True
+    if not isinstance(raw, dict) or held.keys() != raw.keys():
+        return False
+    if any("/entities" in problem.pointer for problem in (*report.errors, *report.warnings)):
+        return False
+    if any(held[key] != raw[key] for key in held if key != "entities"):
+        return False
+    mine, theirs = _by_id(held.get("entities")), _by_id(raw.get("entities"))
+    return mine is not None and mine == theirs
+
+
+def _by_id(entities: object) -> list[Any] | None:
+    if not isinstance(entities, list) or not all(
+        isinstance(e, dict) and type(e.get("id")) is int for e in entities
+    ):
+        return None
+    return sorted(entities, key=lambda e: e["id"])
 
 
 def _refused(path: Path, problems: list[engine.Problem], doc: object) -> Opened:

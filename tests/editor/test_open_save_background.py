@@ -248,3 +248,48 @@ def test_opening_makes_every_document_on_the_ui_thread(
     assert window.files.open_path(write(tmp_path / "b.json", broken_pack()), ask_first=False)
     assert len(made_on) >= 31 + 4  # each pack and its levels (30, then 3)
     assert set(made_on) == {threading.get_ident()}
+
+
+def test_a_pack_in_another_tools_entity_order_is_checked_once_on_open(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+) -> None:
+    """The engine reads entities by id, so a report of the file's order holds for the
+    editor's (row by row) when no problem points into the entities."""
+    levels = [grid_level(LEVEL_ROWS, f"level-{i}") for i in range(30)]
+    for level in levels:
+        level["entities"].reverse()  # bottom row first: not the order the editor writes
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(pack_document(*levels, pack_id="other")), encoding="utf-8")
+    window = make_window()
+    checked(qtbot, window)
+    reads = counting(monkeypatch, "report_level")
+    dialogs.open_path = path
+    trigger(window, "actionOpenPack")
+    checked(qtbot, window)
+    assert window.pack.levels[0].to_data()["entities"] != levels[0]["entities"]  # reordered
+    assert len(reads) == 30  # opening read each level; the panel's first check none again
+    assert window.validation_panel.validator.result.rechecked == 0
+
+
+def test_a_report_is_reused_across_entity_orders_only_when_nothing_points_into_them() -> None:
+    from types import SimpleNamespace
+
+    from editor.io.pack_tasks import _same_report
+
+    def report(*pointers: str) -> Any:
+        return SimpleNamespace(
+            errors=(), warnings=tuple(SimpleNamespace(pointer=p) for p in pointers)
+        )
+
+    a = {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 1}
+    b = {"id": 2, "kind": "object", "noun": "ROCK", "x": 1, "y": 0}
+    held = {"id": "l", "width": 2, "height": 2, "entities": [b, a]}
+    raw = {"id": "l", "width": 2, "height": 2, "entities": [a, b]}
+    assert _same_report(held, dict(held), report("/levels/0/entities/1/x"))
+    assert _same_report(held, raw, report("/levels/0/solution"))
+    assert not _same_report(held, raw, report("/levels/0/entities/1/x"))
+    assert not _same_report(held, {**raw, "width": 3}, report())
+    assert not _same_report(held, {**raw, "entities": [a, {**b, "x": 0}]}, report())
+    assert not _same_report(held, {**raw, "title": "T"}, report())
+    broken = {**raw, "entities": [a, {**b, "id": "2"}]}
+    assert not _same_report({**held, "entities": [{**b, "id": "2"}, a]}, broken, report())
