@@ -83,8 +83,8 @@ class PackDocument(QObject):
         self._kept_styles: dict[str, Any] = {}  # noun styles the editor cannot show
         self._changed_on_open: tuple[engine.Problem, ...] = ()
         self._levels: list[LevelDocument] = []
-        # Where each level stands, rebuilt on first use after a change: status
-        # updates of 10,000 levels ask for positions 10,000 times.
+        # Where each level stands, rebuilt on first use after a change and kept
+        # while the pack is built: status updates of 10,000 levels ask 10,000 times.
         self._rows: dict[LevelDocument, int] | None = {}
         self._automata_version = 0  # bumped when any level's automata may have changed
         # The levels authoring automata (few, in most packs): readers of every

@@ -221,7 +221,8 @@ class LevelsModel(QStringListModel):
             self.dataChanged.emit(index, index)  # the size or the id changed
 
     def _on_source_status_changed(self, level: LevelDocument) -> None:
-        row = self._pack.row_of(level) if self._pack is not None else None
+        shown = self._pack is not None and self._filled is self._pack  # else no rows yet
+        row = self._pack.row_of(level) if shown and self._pack is not None else None
         if row is not None:
             index = self.index(row)
             self.dataChanged.emit(index, index, [STATUS_ROLE, Qt.ItemDataRole.ToolTipRole])
