@@ -28,15 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.solve.costmap import enters, repaired
-from engine.solve.heuristic import HAZARD, WALL, Heuristic, _View
+from engine.solve.heuristic import HAZARD, WALL, Heuristic, Plan, _View, rewritten
 from engine.solve.keyread import cells_reader, groups_reader
 from engine.solve.sentences import Sentences
 
 _LIMIT = 1 << 15  # nodes, layouts and plans remembered (each cache cleared when full)
 _CELLS = 1 << 22  # board cells held in the cost maps and distance fields of kept layouts and plans
 _REPAIRS = 12  # a cost map is repaired, not recomputed, when at most this many prices changed
-
-_Plan = tuple[int, list[int] | None, list[int] | None]  # as in Heuristic's context
 
 
 @dataclass(slots=True, eq=False)
@@ -73,7 +71,7 @@ class _Node:
 
     roles: _Roles | None  # None: the words exceed the parse budget (h is far)
     layout: _Layout | None
-    plans: list[_Plan]
+    plans: list[Plan]
 
 
 class Estimate:
@@ -107,7 +105,7 @@ class Estimate:
         self._ids: dict[tuple[object, ...], int] = {}
         self._nodes: dict[int, dict[int, _Node]] = {}  # per keep mask: masked key -> node
         self._layouts: dict[tuple[int, int], _Layout | None] = {}
-        self._plans: dict[tuple[int, int], list[_Plan]] = {}
+        self._plans: dict[tuple[int, int], list[Plan]] = {}
         self._rewritten: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}  # by words' bits
         self._sentences = Sentences(heuristic)
         self._keeps: list[int] = []  # the keep masks seen, most recent first
@@ -167,15 +165,7 @@ class Estimate:
                 start = min(you, key=costs.__getitem__)  # the first of the cheapest, as in h
                 extra = layout.extra.get(start)
                 best += self._deliveries(layout, start) if extra is None else extra
-        for words, movers, there in node.plans:
-            if words + 1 >= best:
-                break
-            reach = min(map(movers.__getitem__, you)) if movers is not None else 0
-            if there is None:
-                best = min(best, words + reach + 1)
-            else:
-                best = min(best, words + max(min(map(there.__getitem__, you)), reach) + 1)
-        return best
+        return rewritten(node.plans, you, best)
 
     def _deliveries(self, layout: _Layout, cell: int) -> int:
         """:meth:`Heuristic._deliveries`, remembering the answer for every cell on the walk.
@@ -364,7 +354,7 @@ class Estimate:
         self._layouts[cache_key] = layout
         return layout
 
-    def _plans_of(self, roles: _Roles, key: int, vector: list[int] | None) -> list[_Plan]:
+    def _plans_of(self, roles: _Roles, key: int, vector: list[int] | None) -> list[Plan]:
         cache_key = (roles.plan_id, key & roles.plan_bits)
         found = self._plans.get(cache_key)
         if found is not None:
@@ -372,7 +362,7 @@ class Estimate:
         if vector is None:
             vector = self.codec.decode(key)
         heuristic, view, gone = self.heuristic, roles.view, self.gone
-        plans: list[_Plan] = []
+        plans: list[Plan] = []
         rewrites = self._rewritten.get(key & self.words)
         if rewrites is None:
             rewrites = self._sentences(vector)

@@ -38,6 +38,26 @@ _LIMIT = 1 << 16
 _CELLS = 1 << 24
 
 
+Plan = tuple[int, list[int] | None, list[int] | None]  # words to move, their fields, the noun's
+
+
+def rewritten(plans: list[Plan], you: list[int], best: int) -> int:
+    """``best``, or less when forming a sentence of ``plans`` (cheapest first) costs less.
+
+    A plan costs its words' moves, the walk of a YOU object to the nearest mover
+    (or to the noun's nearest object, whichever is further), and the last step.
+    """
+    for words, movers, there in plans:
+        if words + 1 >= best:
+            break
+        reach = min(map(movers.__getitem__, you)) if movers is not None else 0
+        if there is None:
+            best = min(best, words + reach + 1)
+        else:
+            best = min(best, words + max(min(map(there.__getitem__, you)), reach) + 1)
+    return best
+
+
 @dataclass(slots=True)
 class _View:
     """The slots of each role under one meaning and one set of nouns."""
@@ -63,7 +83,7 @@ class _Context:
     costs: list[int] | None  # the walk cost map to its WIN objects, if any
     hazards: frozenset[int]  # cells of SINK and DEFEAT objects (when there are WIN objects)
     pushed: list[int]  # cells of pushed things (idem)
-    plans: list[tuple[int, list[int] | None, list[int] | None]]  # rewrites: words, fields
+    plans: list[Plan]  # rewrites: words, fields
 
 
 class Heuristic:
@@ -173,15 +193,7 @@ class Heuristic:
             best = costs[start]
             if context.hazards and best < self.far:
                 best += self._deliveries(context, costs, start)
-        for words, movers, there in context.plans:
-            if words + 1 >= best:
-                break
-            reach = min(map(movers.__getitem__, you)) if movers is not None else 0
-            if there is None:
-                best = min(best, words + reach + 1)
-            else:
-                best = min(best, words + max(min(map(there.__getitem__, you)), reach) + 1)
-        return best
+        return rewritten(context.plans, you, best)
 
     def _distances(self, cells: tuple[int, ...]) -> list[int]:
         """The Manhattan distance from every cell to the nearest of ``cells`` (cached)."""
