@@ -392,16 +392,26 @@ class GridCanvas(QWidget):
             if whole
             else (item for bounds in ranges for item in _cells_in(cells, *bounds))
         )
+        enlarged: list[tuple[QRect, QPixmap]] = []
         for pos, stack in items:
             x, y = ox + pos.x * cell, oy + pos.y * cell
             pixmap = known(pos)
             if pixmap is None:
                 pixmap = make(pos, stack)  # exact if the paint can afford it, or a stand-in:
                 if pixmap is None:  # an earlier zoom's picture, scaled ...
-                    draw(QRect(x, y, cell, cell), stale[pos])
+                    old = stale[pos]
+                    if old.width() * 2 <= cell:  # blown up: smoothed, below, not blocky
+                        enlarged.append((QRect(x, y, cell, cell), old))
+                    else:
+                        draw(QRect(x, y, cell, cell), old)
                     continue
             draw(x, y, pixmap)  # ... or a block in the top tile's colour
         pictures.end()
+        if enlarged:
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            for target, old in enlarged:
+                draw(target, old)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
 
     def _draw_highlight(self, painter: QPainter, board: QRect) -> None:
         """Dim everything but the highlighted cells, then outline those cells.

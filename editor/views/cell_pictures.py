@@ -7,8 +7,8 @@ stacks. So a paint never waits for all of them. It draws the exact picture when
 it has one (or when the renderer makes one quickly), the previous size's picture
 scaled when the zoom just changed, and otherwise a flat block in the top entity's
 colour; the missing pictures are then drawn a few milliseconds at a time from the
-event loop, and each batch repaints just its cells. Small levels (the first
-``EXACT_FIRST`` cells of a paint that need a picture) are always drawn exactly.
+event loop, and each batch repaints just its cells. Small levels (at most
+``EXACT_FIRST`` non-empty cells) are always drawn exactly at once.
 
 Once a paint's budget is spent, a cell without a picture costs a dictionary
 lookup and a block: its look (the stack's stamps, which takes longer to work out
@@ -28,10 +28,10 @@ from PySide6.QtGui import QPainter, QPixmap
 from editor.documents.values import Piece, Pos, Stack, Stamp, signature
 from editor.views.tiles import TileRenderer
 
-#: Cells without a picture that a paint always draws exactly: a small level (the
-#: tutorial's have a few dozen cells) never shows a stand-in.
-EXACT_FIRST = 24
-#: Time a paint may spend on new pictures beyond those, and a refinement batch.
+#: A level of at most this many non-empty cells is always drawn exactly at once
+#: (the tutorial's have a few dozen): it never shows a stand-in, whatever the time.
+EXACT_FIRST = 64
+#: Time a paint of a larger level may spend on new pictures, and a refinement batch.
 PAINT_BUDGET_S = 0.004
 BATCH_BUDGET_S = 0.006
 
@@ -164,14 +164,14 @@ class PaintPictures:
     ones, by cell: the canvas reads them directly, thousands of times a paint.
     """
 
-    __slots__ = ("_cells", "_deadline", "_drawn", "_fresh", "_spent", "_waited", "known", "stale")
+    __slots__ = ("_cells", "_deadline", "_drawn", "_small", "_spent", "_waited", "known", "stale")
 
     def __init__(self, cells: CellPictures) -> None:
         self._cells = cells
         self.known: Mapping[Pos, QPixmap] = cells._exact
         self.stale: Mapping[Pos, QPixmap] = cells._stale
         self._drawn = cells._renderer.stacks_drawn(cells._size)
-        self._fresh = 0
+        self._small = len(cells._source) <= EXACT_FIRST
         self._spent = False  # the budget is gone: only pictures already made are drawn
         self._waited = False
         self._deadline = time.perf_counter() + PAINT_BUDGET_S
@@ -185,14 +185,12 @@ class PaintPictures:
         the renderer's picture of it (if drawn before, as after zooming back).
         """
         cells = self._cells
+        if not (self._spent or self._small) and time.perf_counter() >= self._deadline:
+            self._spent = True
         if self._spent:
             look = cells._looks.get(pos)
             picture = self._drawn.get(look) if look is not None and self._drawn else None
         else:
-            self._fresh += 1
-            if self._fresh > EXACT_FIRST and time.perf_counter() >= self._deadline:
-                self._spent = True
-                return self.make(pos, stack)
             picture = cells._renderer.stack(cells._look(pos, stack), cells._size)
         if picture is not None:
             cells._exact[pos] = picture

@@ -176,3 +176,15 @@ def test_a_colour_change_redraws_every_cell_in_the_new_colours(
     exact = exact_render(qtbot, monkeypatch, look, data)
     assert differing_cells(view, refined, exact) == []
     assert refined == exact
+
+
+def test_a_small_level_is_exact_in_its_first_paint_whatever_the_time(
+    qtbot, monkeypatch, look: Look
+) -> None:
+    data = level_data(seed=13, entities=cell_pictures.EXACT_FIRST)  # at most that many cells
+    exact = exact_render(qtbot, monkeypatch, look, data)
+    monkeypatch.setattr(cell_pictures, "PAINT_BUDGET_S", 0.0)
+    view = View(qtbot, look, LevelDocument.from_data(data))
+    first = view.paint_now()
+    assert view.canvas._pictures.pending == 0
+    assert first == exact
