@@ -32,7 +32,7 @@ from editor.views.tiles import TileRenderer
 #: (the tutorial's have a few dozen): it never shows a stand-in, whatever the time.
 EXACT_FIRST = 64
 #: Time a paint of a larger level may spend on new pictures, and a refinement batch.
-PAINT_BUDGET_S = 0.004
+PAINT_BUDGET_S = 0.003
 BATCH_BUDGET_S = 0.006
 
 
