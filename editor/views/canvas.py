@@ -386,6 +386,8 @@ class GridCanvas(QWidget):
         cell = self._cell
         ox, oy = self._origin.x(), self._origin.y()
         draw = painter.drawPixmap
+        # The whole board: every cell, unfiltered (the document holds only cells on
+        # the board; records off it are "unshown"): no bounds test a cell.
         whole = ranges == [(0, level.width - 1, 0, level.height - 1)]
         items = (
             cells.items()
