@@ -238,7 +238,7 @@ class GridCanvas(QWidget):
 
     def refresh_pictures(self) -> None:
         """Redraw everything: the theme, the nouns' colours or the level's vocabulary changed."""
-        self._pictures.forget_all()
+        self._pictures.forget_pictures()
         self._grid_tile = QPixmap()
         self.update()
 
@@ -382,24 +382,38 @@ class GridCanvas(QWidget):
     ) -> None:
         cells = level.cells()
         pictures = self._pictures.begin_paint(cells)
+        known, make, stale = pictures.known.get, pictures.make, pictures.stale
         cell = self._cell
         ox, oy = self._origin.x(), self._origin.y()
         draw = painter.drawPixmap
-        items = (item for bounds in ranges for item in _cells_in(cells, *bounds))
+        # The whole board: every cell, unfiltered (the document holds only cells on
+        # the board; records off it are "unshown"): no bounds test a cell.
+        whole = ranges == [(0, level.width - 1, 0, level.height - 1)]
+        items = (
+            cells.items()
+            if whole
+            else (item for bounds in ranges for item in _cells_in(cells, *bounds))
+        )
+        enlarged: list[tuple[QRect, QPixmap]] = []
         for pos, stack in items:
-            pixmap = pictures.exact(pos, stack)
-            if pixmap is not None:
-                draw(ox + pos.x * cell, oy + pos.y * cell, pixmap)
-                continue
-            stale, top = pictures.stand_in(pos, stack)
-            target = QRect(ox + pos.x * cell, oy + pos.y * cell, cell, cell)
-            if stale is not None:  # the previous zoom's picture, until this one is drawn
-                draw(target, stale)
-            else:  # a block with the tile's main colour, until the picture is drawn
-                inset = max(1, cell // 12)
-                painter.fillRect(
-                    target.adjusted(inset, inset, -inset, -inset), self._renderer.fill_of(top)
-                )
+            x, y = ox + pos.x * cell, oy + pos.y * cell
+            pixmap = known(pos)
+            if pixmap is None:
+                pixmap = make(pos, stack)  # exact if the paint can afford it, or a stand-in:
+                if pixmap is None:  # an earlier zoom's picture, scaled ...
+                    old = stale[pos]
+                    if old.width() * 2 <= cell:  # blown up: smoothed, below, not blocky
+                        enlarged.append((QRect(x, y, cell, cell), old))
+                    else:
+                        draw(QRect(x, y, cell, cell), old)
+                    continue
+            draw(x, y, pixmap)  # ... or a block in the top tile's colour
+        pictures.end()
+        if enlarged:
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            for target, old in enlarged:
+                draw(target, old)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
 
     def _draw_highlight(self, painter: QPainter, board: QRect) -> None:
         """Dim everything but the highlighted cells, then outline those cells.
@@ -664,10 +678,18 @@ class GridCanvas(QWidget):
         return self.rect().center()
 
     def _on_pictures_refined(self, cells: list[Pos]) -> None:
-        region = QRegion()
-        for pos in cells:
-            region += self.cell_rect(pos)
-        self.update(region)
+        if len(cells) <= 64:
+            region = QRegion()
+            for pos in cells:
+                region += self.cell_rect(pos)
+            self.update(region)
+        else:  # a batch's cells share a few columns: their bounding band is cheap to repaint
+            xs, ys = [p.x for p in cells], [p.y for p in cells]
+            self.update(
+                self.cells_rect(
+                    QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+                )
+            )
 
     def _zoomed(self) -> None:
         self._pictures.set_size(self._cell)

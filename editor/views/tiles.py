@@ -8,6 +8,8 @@ the cache is dropped whenever the :class:`~editor.views.look.Look` changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
 
@@ -30,7 +32,8 @@ class TileRenderer:
     def __init__(self, look: Look) -> None:
         self.look = look
         self._revision = look.revision
-        self._stacks: dict[tuple[tuple[Stamp, ...], int], QPixmap] = {}
+        # Per cell size, then per look: a paint looks up thousands of cells at one size.
+        self._stacks: dict[int, dict[tuple[Stamp, ...], QPixmap]] = {}
         self._tiles: dict[tuple[Stamp, int], QPixmap] = {}
         self._badges: dict[tuple[int, int], QPixmap] = {}
 
@@ -100,20 +103,27 @@ class TileRenderer:
             self._tiles[key] = pixmap
         return pixmap
 
-    def cached_stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap | None:
-        """The stack's picture if it is already drawn (nothing is drawn here)."""
-        self._fresh()
-        return self._stacks.get((look, size))
+    def stacks_drawn(self, size: int) -> Mapping[tuple[Stamp, ...], QPixmap]:
+        """The stack pictures already drawn at ``size``, by look (read it, never keep it).
+
+        A paint asks for thousands of cells: one lookup each in this mapping, not a call.
+        """
+        return self._stacks_at(size)
 
     def stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap:
         """The picture of a stack: its top tile, chips for what lies beneath, a count badge."""
-        self._fresh()
-        key = (look, size)
-        pixmap = self._stacks.get(key)
+        drawn = self._stacks_at(size)
+        pixmap = drawn.get(look)
         if pixmap is None:
-            pixmap = self._render_stack(look, size)
-            self._stacks[key] = pixmap
+            pixmap = drawn[look] = self._render_stack(look, size)
         return pixmap
+
+    def _stacks_at(self, size: int) -> dict[tuple[Stamp, ...], QPixmap]:
+        self._fresh()
+        drawn = self._stacks.get(size)
+        if drawn is None:
+            drawn = self._stacks[size] = {}
+        return drawn
 
     def _render_stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap:
         top = self.tile(look[-1], size)
