@@ -61,6 +61,19 @@ def checked(qtbot, window: MainWindow) -> None:
     qtbot.waitUntil(lambda: validator.is_current() and not validator.is_busy(), timeout=15_000)
 
 
+def open_counting_reads(
+    qtbot, make_window, dialogs, monkeypatch: pytest.MonkeyPatch, path: Path
+) -> tuple[MainWindow, list[int]]:
+    """A window, checked, that opens ``path`` while ``engine.report_level`` calls are counted."""
+    window = make_window()
+    checked(qtbot, window)
+    reads = counting(monkeypatch, "report_level")
+    dialogs.open_path = path
+    trigger(window, "actionOpenPack")
+    checked(qtbot, window)
+    return window, reads
+
+
 class Watch:
     """A 1 ms timer on the UI thread: it ticks only while the event loop runs, and looks
     at the progress window each time."""
@@ -123,12 +136,7 @@ def test_opening_checks_each_level_once_and_the_problems_panel_reuses_it(
     qtbot, make_window, dialogs, tmp_path, monkeypatch
 ) -> None:
     path = many_levels_pack(tmp_path / "many.json", 40)
-    window = make_window()
-    checked(qtbot, window)
-    reads = counting(monkeypatch, "report_level")
-    dialogs.open_path = path
-    trigger(window, "actionOpenPack")
-    checked(qtbot, window)
+    window, reads = open_counting_reads(qtbot, make_window, dialogs, monkeypatch, path)
     assert len(reads) == 40  # opening read each level; the panel's first check read none again
     assert window.validation_panel.validator.result.full
     assert window.validation_panel.validator.result.rechecked == 0
@@ -260,12 +268,7 @@ def test_a_pack_in_another_tools_entity_order_is_checked_once_on_open(
         level["entities"].reverse()  # bottom row first: not the order the editor writes
     path = tmp_path / "other.json"
     path.write_text(json.dumps(pack_document(*levels, pack_id="other")), encoding="utf-8")
-    window = make_window()
-    checked(qtbot, window)
-    reads = counting(monkeypatch, "report_level")
-    dialogs.open_path = path
-    trigger(window, "actionOpenPack")
-    checked(qtbot, window)
+    window, reads = open_counting_reads(qtbot, make_window, dialogs, monkeypatch, path)
     assert window.pack.levels[0].to_data()["entities"] != levels[0]["entities"]  # reordered
     assert len(reads) == 30  # opening read each level; the panel's first check none again
     assert window.validation_panel.validator.result.rechecked == 0
