@@ -550,6 +550,9 @@ class PackBuilder:
 
     Each step costs a few hundredths of a millisecond, so a caller can slice the
     work between turns of the event loop (``editor.io.waiting.Busy.slices``).
+    It consumes the plan: a document copies its level's cells, so each level's
+    parts are freed in the step that built it. Freed all at once with the plan
+    they were 15 ms of UI work after a 10,000-level pack was shown.
     """
 
     def __init__(self, plan: PackPlan) -> None:
@@ -562,7 +565,9 @@ class PackBuilder:
             plan.properties, plan.nouns, [], path=plan.path, folder=plan.folder, extra=plan.extra
         )
         pack._kept_styles = plan.kept_styles
-        for parts in plan.levels:
-            pack._append_built(LevelDocument.from_parts(parts))
+        waiting = plan.levels
+        waiting.reverse()  # popped from the end, in play order
+        while waiting:
+            pack._append_built(LevelDocument.from_parts(waiting.pop()))
             yield
         self.document = pack

@@ -29,7 +29,7 @@ from editor.io.pack_io import (
     validate,
 )
 from editor.io.pack_tasks import OpenRequest, WriteRequest, open_work, write_work
-from editor.io.waiting import Busy
+from editor.io.waiting import Busy, next_turn
 from editor.settings import EditorSettings
 from editor.tasks.background import collector_paused, freeze_if_large
 from editor.tasks.progress import Progress
@@ -114,6 +114,8 @@ class PackFiles(QObject):
                 if opened is not None and not opened.cancelled:
                     document = self._make(busy, opened.plan)
                     repaired = self._make(busy, opened.repaired)
+            if document is not None or repaired is not None:
+                next_turn()  # adopting gets a turn of its own (still busy: no second open)
         finally:
             self._busy = False
         if outcome.failure is not None:

@@ -37,6 +37,18 @@ SLICE_SECONDS = 0.004
 POLL_MS = 50
 
 
+def next_turn() -> None:
+    """Let the event loop take one turn (timers, input, posted events) before going on.
+
+    For a step that must not share a turn with the slice before it: the last
+    slice of building a pack's documents, then adopting the pack, were one 20 ms
+    stretch with no timer or paint in between.
+    """
+    loop = QEventLoop()
+    QTimer.singleShot(0, loop.quit)
+    loop.exec()
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome(Generic[R]):
     """How a background step ended: its value, its failure, or cancelled by the author."""

@@ -103,6 +103,8 @@ class PackValidator(QObject):
         self._collecting: _Collecting | None = None
         self._full_pending = False
         self._seeds: tuple[PackDocument, tuple[KeptLevel | None, ...]] | None = None
+        #: The adopted pack's levels and their seeds, until the first check keys them.
+        self._seeded: tuple[list[LevelDocument], tuple[KeptLevel | None, ...]] | None = None
         #: How far the running check is (a save waiting for it shows this).
         self.progress = Progress()
         self.result: ValidationResult | None = None
@@ -129,6 +131,7 @@ class PackValidator(QObject):
     def check_all(self) -> None:
         """Forget every kept report and check the whole pack now (``actionValidate``)."""
         self._kept.clear()
+        self._seeded = None
         self._full_pending = True
         self._changed(delay=False)
 
@@ -175,23 +178,20 @@ class PackValidator(QObject):
 
     # ------------------------------------------------------------- following
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
+        # The levels are keyed by the first check (``_start``, a turn later), not here:
+        # this turn is the one in which every panel takes the new pack.
         self._pack = pack
-        # Every level is keyed at once, in C: one Python call per level of a
-        # 10,000-level pack was the largest part of this panel's share of an open.
-        levels = pack.levels
-        keys = range(self._next_key, self._next_key + len(levels))
-        self._keys = dict(zip(levels, keys, strict=True))
-        self._by_key = dict(zip(keys, levels, strict=True))
-        self._next_key += len(levels)
+        self._keys = {}
+        self._by_key = {}
         self._versions.clear()
         self._kept.clear()
         self._order = None
         self.result = None
         seeds, self._seeds = self._seeds, None
         if seeds is not None and seeds[0] is pack:  # reports made when it was opened
-            for key, entry in zip(keys, seeds[1], strict=False):
-                if entry is not None:
-                    self._kept[key] = entry
+            self._seeded = (pack.levels, seeds[1])
+        else:
+            self._seeded = None
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_level_edited),
@@ -218,6 +218,7 @@ class PackValidator(QObject):
 
     def _on_nouns_changed(self) -> None:
         self._kept.clear()  # every level's report depends on the nouns
+        self._seeded = None
         self._changed()
 
     def _on_dirty_changed(self, dirty: bool) -> None:
@@ -231,6 +232,28 @@ class PackValidator(QObject):
             self._by_key[key] = level
             self._next_key += 1
         return key
+
+    def _keyed(self, levels: list[LevelDocument]) -> tuple[int, ...]:
+        """The keys of ``levels`` in order, keying new ones; the adopted pack's seeds kept."""
+        keys = self._keys
+        if not keys:  # a pack just adopted: every level keyed at once, in C
+            order = range(self._next_key, self._next_key + len(levels))
+            self._keys = keys = dict(zip(levels, order, strict=True))
+            self._by_key = dict(zip(order, levels, strict=True))
+            self._next_key += len(levels)
+        elif not all(map(keys.__contains__, levels)):
+            for level in levels:
+                self._key(level)
+        seeded, self._seeded = self._seeded, None
+        if seeded is not None:  # reports of levels unedited since they were read
+            seeds = zip(map(keys.get, seeded[0]), seeded[1], strict=False)
+            edited = self._versions
+            self._kept.update(
+                (key, report)
+                for key, report in seeds
+                if report is not None and key is not None and key not in edited
+            )
+        return tuple(map(keys.__getitem__, levels))
 
     def _changed(self, *, delay: bool = True, soon: bool = False) -> None:
         """Schedule a check: after the author pauses (``delay``), a turn of the event
@@ -249,12 +272,7 @@ class PackValidator(QObject):
         if pack is None:
             return
         if self._order is None:
-            keys = self._keys
-            levels = pack.levels
-            if all(map(keys.__contains__, levels)):
-                self._order = tuple(map(keys.__getitem__, levels))
-            else:
-                self._order = tuple(self._key(level) for level in levels)
+            self._order = self._keyed(pack.levels)
         order = self._order
         missing = [key for key in order if key not in self._kept]
         path = pack.path

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable
 
 import PySide6
-from PySide6.QtCore import QUrl, Signal, qVersion
+from PySide6.QtCore import QTimer, QUrl, Signal, qVersion
 from PySide6.QtGui import QAction, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
@@ -180,7 +180,13 @@ class WelcomePanel(QWidget):
         self.browser.setAccessibleDescription("Getting started: the author's loop, step by step")
         self._renderer = renderer
         self.refresh()
-        renderer.look.changed.connect(self.refresh)  # tiles in the pack's colours and theme
+        # Tiles in the pack's colours and theme, a turn after the look changes: the
+        # look changes in the turn that adopts a pack, which every panel already fills.
+        self._stale = QTimer(self)
+        self._stale.setSingleShot(True)
+        self._stale.setInterval(0)
+        self._stale.timeout.connect(self.refresh)
+        renderer.look.changed.connect(self._stale.start)
         button = QPushButton("Got it", self)
         button.setObjectName("welcomeDismiss")
         button.setAccessibleName("Dismiss the welcome panel")
