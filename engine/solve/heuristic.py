@@ -167,21 +167,6 @@ class Heuristic:
             plans.append((words, self._distances(movers) if movers else None, there))
         return _Context(view, you, costs, hazards, pushed, plans)
 
-    def after(self, context: _Context, key: int, child: int) -> int:
-        """``h`` of ``child``, a successor of the position ``key`` whose context is given.
-
-        When the turn moved only YOU objects (a walk), the parent's context still
-        holds and only the YOU cells are read from the child's key.
-        """
-        mask = context.view.you_mask
-        if mask is None or (child ^ key) & ~mask:
-            return self.of(child)
-        codec = self.codec
-        vector = child ^ codec.base
-        field, gone = (1 << (8 * codec.itemsize)) - 1, codec.gone
-        you = [(vector >> codec.shift(slot)) & field for slot in context.view.you]
-        return self.walked(context, [cell for cell in you if cell != gone])
-
     def walked(self, context: _Context, you: list[int]) -> int:
         """``h`` of the context's position with its YOU objects in the cells ``you``."""
         if not you:
