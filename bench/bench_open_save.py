@@ -10,6 +10,7 @@ window (offscreen) it measures:
   and on to the Problems panel's first full check;
 - **save, edited**: one cell painted, then Ctrl+S, to the file written;
 - **save, unchanged**: Ctrl+S again with nothing changed since;
+- the resident memory before and after opening, and its peak while opening (Linux);
 - for each, the **longest UI-thread block** (goal 16 ms): the largest gap between
   the ticks of a 1 ms timer on the UI thread, minus the tick. It counts every pause
   of the event loop — work done on the UI thread, the background thread holding the
@@ -43,6 +44,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+from bench_hostile import _status_mb  # noqa: E402
 from bench_problems import Heartbeat  # noqa: E402
 from bench_validate import NOUNS, generated_level  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
@@ -128,6 +130,22 @@ def own(block: float) -> str:
     return f"{block:8.1f} ms (UI thread's own work at most {BUSIEST[-1]:5.1f} ms)"
 
 
+def reset_peak() -> None:
+    """Start the peak resident size afresh (Linux: ``/proc/self/clear_refs``), so that
+    what is reported is the open's, not the benchmark's own making of the pack."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as handle:
+            handle.write("5")
+    except OSError:
+        pass
+
+
+def memory() -> tuple[float, float] | None:
+    """The resident size now and its peak since :func:`reset_peak` (MB), where known."""
+    now, peak = _status_mb("VmRSS"), _status_mb("VmHWM")
+    return None if now is None or peak is None else (now, peak)
+
+
 def busy(window: MainWindow) -> bool:
     """Whether a file task (open, save) is still running; the editor before issue 20 had none."""
     check = getattr(window.files, "is_busy", None)
@@ -180,8 +198,17 @@ def main() -> int:
             return window.pack.path == path and not busy(window)
 
         checks()  # the new window's own first check
+        del pack
+        before = memory()
+        reset_peak()
         seconds, block = measure(app, lambda: window.files.open_path(path), opened)
         print(f"\nopen: pack shown after {seconds:6.2f} s   longest UI-thread block {own(block)}")
+        after = memory()
+        if before is not None and after is not None:
+            print(
+                f"      resident memory {before[0]:,.0f} MB before opening, {after[0]:,.0f} MB "
+                f"after (peak while opening {after[1]:,.0f} MB)"
+            )
         seconds2, block2 = measure(app, lambda: None, lambda: checked(validator))
         print(
             f"      first full check done {seconds + seconds2:6.2f} s after File ▸ Open   "
