@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.connections import Connections, Link
-from editor.documents.level import LevelDocument
+from editor.documents.level import LevelDocument, list_names
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.tasks.solve_pack import LevelStatus
@@ -115,7 +115,7 @@ class LevelsModel(QStringListModel):
             return
         self._filled = pack
         self._pack_links.follow(self._wiring(pack))
-        self.setStringList([_text(level) for level in pack.levels])  # one reset
+        self.setStringList(list_names(pack.levels))  # one reset
 
     def _wiring(self, pack: PackDocument) -> list[Link]:
         # The pack has changed when its "done" signals arrive; each base-class step

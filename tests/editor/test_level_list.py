@@ -35,6 +35,16 @@ def test_the_model_stays_consistent_while_levels_change(qtmodeltester, qapp) -> 
     assert model.rowCount() == 1
 
 
+def test_a_level_without_a_title_is_listed_by_its_id(qapp) -> None:
+    pack = PackDocument.untitled()
+    pack.add_level(1)
+    second = pack.levels[1]
+    second.set_properties(replace(second.properties, title=""))
+    model = LevelsModel(pack)  # the names read in one go, as a new pack's are
+    assert [model.data(model.index(row)) for row in range(2)] == ["Level 1", second.level_id]
+    assert second.level_id
+
+
 def test_renaming_a_row_is_an_undoable_level_edit(qapp) -> None:
     pack = PackDocument.untitled()
     model = LevelsModel(pack)
