@@ -182,11 +182,11 @@ class WelcomePanel(QWidget):
         self.refresh()
         # Tiles in the pack's colours and theme, a turn after the look changes: the
         # look changes in the turn that adopts a pack, which every panel already fills.
-        self._stale = QTimer(self)
-        self._stale.setSingleShot(True)
-        self._stale.setInterval(0)
-        self._stale.timeout.connect(self.refresh)
-        renderer.look.changed.connect(self._stale.start)
+        self._refresh_later = QTimer(self)
+        self._refresh_later.setSingleShot(True)
+        self._refresh_later.setInterval(0)
+        self._refresh_later.timeout.connect(self.refresh)
+        renderer.look.changed.connect(self._refresh_later.start)
         button = QPushButton("Got it", self)
         button.setObjectName("welcomeDismiss")
         button.setAccessibleName("Dismiss the welcome panel")
