@@ -38,15 +38,16 @@ POLL_MS = 50
 
 
 def next_turn() -> None:
-    """Let the event loop take one turn (timers, input, posted events) before going on.
+    """Let the event loop take one turn (timers, posted events) before going on.
 
     For a step that must not share a turn with the slice before it: the last
     slice of building a pack's documents, then adopting the pack, were one 20 ms
-    stretch with no timer or paint in between.
+    stretch with no timer or paint in between. The author's input waits for the
+    step (it would act on what the step replaces); it is not lost.
     """
     loop = QEventLoop()
     QTimer.singleShot(0, loop.quit)
-    loop.exec()
+    loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
 
 
 @dataclass(frozen=True, slots=True)
