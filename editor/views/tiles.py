@@ -2,8 +2,10 @@
 
 The canvas draws every non-empty cell with a single ``drawPixmap`` of its
 stack's picture, so a full repaint costs one call per cell however tall the
-stacks are. Pictures are cached by (what the stack looks like, cell size) and
-the cache is dropped whenever the :class:`~editor.views.look.Look` changes.
+stacks are. Stack pictures are cached by (what the stack looks like, cell size)
+and dropped whenever the :class:`~editor.views.look.Look` changes; the tiles they
+are made of are kept by everything a tile's picture depends on, so a look change
+draws again only the tiles it changed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_CO
 #: Below this cell size text is unreadable: tiles become plain colour blocks.
 MIN_TEXT_SIZE = 14
 MAX_CHIPS = 3
+#: Tile pictures kept by what they show, across looks (a look change that leaves a
+#: tile as it was, as most do, draws it no more); dropped all at once past this.
+DRAWN_TILES_CAP = 4096
 
 
 class TileRenderer:
@@ -35,6 +40,7 @@ class TileRenderer:
         # Per cell size, then per look: a paint looks up thousands of cells at one size.
         self._stacks: dict[int, dict[tuple[Stamp, ...], QPixmap]] = {}
         self._tiles: dict[tuple[Stamp, int], QPixmap] = {}
+        self._drawn: dict[tuple[object, ...], QPixmap] = {}  # by what a tile shows
         self._badges: dict[tuple[int, int], QPixmap] = {}
 
     @property
@@ -94,14 +100,33 @@ class TileRenderer:
         key = (stamp, size)
         pixmap = self._tiles.get(key)
         if pixmap is None:
-            pixmap = _transparent(size)
-            painter = QPainter(pixmap)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-            self._draw_tile(painter, stamp, QRectF(0, 0, size, size))
-            painter.end()
+            shows = self._appearance(stamp, size)
+            pixmap = self._drawn.get(shows)
+            if pixmap is None:
+                pixmap = _transparent(size)
+                painter = QPainter(pixmap)
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+                self._draw_tile(painter, stamp, QRectF(0, 0, size, size))
+                painter.end()
+                if len(self._drawn) >= DRAWN_TILES_CAP:
+                    self._drawn.clear()
+                self._drawn[shows] = pixmap
             self._tiles[key] = pixmap
         return pixmap
+
+    def _appearance(self, stamp: Stamp, size: int) -> tuple[object, ...]:
+        """Everything :meth:`_draw_tile` reads for ``stamp``: equal tuples, equal pictures.
+
+        A new pack, a noun added or a level's mechanic words change the look, but
+        leave most tiles as they were (the operators and properties, nouns whose
+        colour stayed); those are not drawn again.
+        """
+        role = self.role(stamp)
+        theme = self._theme
+        glyph = self.look.glyph(stamp.token) if role is None else ""
+        color = self.color_of(stamp).rgba()
+        return (stamp, size, role, color, glyph, theme.strong_edges, theme.word_tile)
 
     def stacks_drawn(self, size: int) -> Mapping[tuple[Stamp, ...], QPixmap]:
         """The stack pictures already drawn at ``size``, by look (read it, never keep it).

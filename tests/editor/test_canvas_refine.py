@@ -188,3 +188,28 @@ def test_a_small_level_is_exact_in_its_first_paint_whatever_the_time(
     first = view.paint_now()
     assert view.canvas._pictures.pending == 0
     assert first == exact
+
+
+def test_a_look_change_draws_again_only_the_tiles_it_changes(qapp, monkeypatch, look: Look) -> None:
+    """Tiles are kept by what they show: a new pack whose ROCK is another colour redraws
+    ROCK, not IS, YOU or a BABA of the same colour; the pictures stay exact."""
+    renderer = TileRenderer(look)
+    stamps = [Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "IS"), Stamp(WORD, "YOU")]
+    before = {s: renderer.tile(s, 30).cacheKey() for s in stamps}
+    drawn: list[Stamp] = []
+    original = TileRenderer._draw_tile
+
+    def counted(self: TileRenderer, painter: object, stamp: Stamp, rect: object) -> None:
+        drawn.append(stamp)
+        original(self, painter, stamp, rect)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TileRenderer, "_draw_tile", counted)
+    nouns = {name: NounSpec(color) for name, color in STARTER_NOUNS.items()}
+    nouns["ROCK"] = NounSpec("#123456")
+    look.set_nouns(nouns)
+    after = {s: renderer.tile(s, 30) for s in stamps}
+    assert drawn == [Stamp(OBJECT, "ROCK")]
+    assert {s for s in stamps if after[s].cacheKey() == before[s]} == set(stamps) - {drawn[0]}
+    fresh = TileRenderer(look)  # nothing kept: every tile drawn for the look as it is
+    for stamp in stamps:
+        assert after[stamp].toImage() == fresh.tile(stamp, 30).toImage()
