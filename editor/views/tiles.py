@@ -23,8 +23,9 @@ from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_CO
 MIN_TEXT_SIZE = 14
 MAX_CHIPS = 3
 #: Tile pictures kept by what they show, across looks (a look change that leaves a
-#: tile as it was, as most do, draws it no more); dropped all at once past this.
-DRAWN_TILES_CAP = 4096
+#: tile as it was, as most do, draws it no more), up to this many bytes of pixels
+#: (large zooms make large tiles); past it they are all dropped and drawn anew.
+DRAWN_TILES_BYTES = 32 * 2**20
 
 
 class TileRenderer:
@@ -41,6 +42,7 @@ class TileRenderer:
         self._stacks: dict[int, dict[tuple[Stamp, ...], QPixmap]] = {}
         self._tiles: dict[tuple[Stamp, int], QPixmap] = {}
         self._drawn: dict[tuple[object, ...], QPixmap] = {}  # by what a tile shows
+        self._drawn_bytes = 0
         self._badges: dict[tuple[int, int], QPixmap] = {}
 
     @property
@@ -109,8 +111,10 @@ class TileRenderer:
                 painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
                 self._draw_tile(painter, stamp, QRectF(0, 0, size, size))
                 painter.end()
-                if len(self._drawn) >= DRAWN_TILES_CAP:
+                self._drawn_bytes += 4 * size * size
+                if self._drawn_bytes > DRAWN_TILES_BYTES:
                     self._drawn.clear()
+                    self._drawn_bytes = 4 * size * size
                 self._drawn[shows] = pixmap
             self._tiles[key] = pixmap
         return pixmap

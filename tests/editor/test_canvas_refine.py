@@ -213,3 +213,19 @@ def test_a_look_change_draws_again_only_the_tiles_it_changes(qapp, monkeypatch, 
     fresh = TileRenderer(look)  # nothing kept: every tile drawn for the look as it is
     for stamp in stamps:
         assert after[stamp].toImage() == fresh.tile(stamp, 30).toImage()
+
+
+def test_the_kept_tiles_are_bounded_by_their_pixels(qapp, monkeypatch, look: Look) -> None:
+    from editor.views import tiles
+
+    monkeypatch.setattr(tiles, "DRAWN_TILES_BYTES", 2 * 4 * 30 * 30)  # room for two 30 px tiles
+    renderer = TileRenderer(look)
+    first, second, third = Stamp(OBJECT, "BABA"), Stamp(WORD, "IS"), Stamp(WORD, "YOU")
+    kept = renderer.tile(first, 30)
+    renderer.tile(second, 30)
+    renderer.tile(third, 30)  # past the bound: the kept ones are dropped
+    look.set_nouns({**look.nouns, "GHOST": NounSpec("#aabbcc")})  # a new look, BABA unchanged
+    assert renderer.tile(first, 30).cacheKey() != kept.cacheKey()  # drawn again
+    again = renderer.tile(third, 30)
+    look.set_nouns({**look.nouns, "SPOOK": NounSpec("#ccbbaa")})
+    assert renderer.tile(third, 30).cacheKey() == again.cacheKey()  # still within the bound
