@@ -174,8 +174,9 @@ class PackVerifier(QObject):
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         self.pool.cancel_all()
         self._pack = pack
-        self._entries = dict.fromkeys(pack.levels)
-        self._dirty = dict.fromkeys(pack.levels)
+        levels = pack.levels
+        self._entries = dict.fromkeys(levels)
+        self._dirty = dict.fromkeys(levels)
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_pack_level_edited),

@@ -229,7 +229,7 @@ class LevelsModel(QStringListModel):
 
 
 def _text(level: LevelDocument) -> str:
-    return level.title or level.level_id
+    return list_names((level,))[0]  # one rule for a row's name and a pack's
 
 
 class LevelDelegate(QStyledItemDelegate):
