@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from engine.errors import Problem, ValidationError, pointer
+from engine.packs.jsonpieces import PIECE, parse_in_pieces
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 # RFC 8259 (and RFC 4627's detection): JSON text starts with an ASCII character, so a
@@ -53,11 +54,6 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
             raw = raw[len(_UTF8_BOM) :]
         if raw.startswith(_WIDE_BOMS) or b"\x00" in raw[:4]:
             raise fail("not UTF-8 text: this looks like UTF-16 or UTF-32; save the file as UTF-8")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise fail(f"not valid JSON: not UTF-8 text (byte {exc.start})") from None
-    assert isinstance(text, str)
     repeated = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -71,13 +67,28 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
         marked.repeated = [k for k, _ in items if k in seen or seen.add(k)]  # type: ignore[func-returns-value]
         return marked
 
-    try:
-        value = json.loads(
-            text,
-            object_pairs_hook=pairs,
-            parse_constant=_no_constant,
-            parse_float=_finite_float,
+    hooks: dict[str, Any] = {
+        "object_pairs_hook": pairs,
+        "parse_constant": _no_constant,
+        "parse_float": _finite_float,
+    }
+    pieces = None
+    if raw is not None and len(raw) > PIECE:  # decoded whole, it holds the interpreter
+        pieces = parse_in_pieces(
+            raw, json.JSONDecoder(**hooks), pairs, _SURROGATE_ESCAPE, piece=PIECE
         )
+        repeated = repeated and pieces is not None  # a failed try's hooks do not count
+    if pieces is not None:
+        value, escaped = pieces
+        return _checked(value, repeated=repeated, escaped=escaped, source=source)
+    if raw is not None:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise fail(f"not valid JSON: not UTF-8 text (byte {exc.start})") from None
+    assert isinstance(text, str)
+    try:
+        value = json.loads(text, **hooks)
     except json.JSONDecodeError as exc:
         raise fail(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
@@ -86,10 +97,16 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
         if "integer string conversion" in str(exc):  # Python's words: not the author's
             raise fail("not valid JSON: a number of more than 4,300 digits") from None
         raise fail(f"not valid JSON: {exc}") from None
+    escaped = _has_surrogate_escape(raw, text)
+    return _checked(value, repeated=repeated, escaped=escaped, source=source)
+
+
+def _checked(value: Any, *, repeated: bool, escaped: bool, source: str | None) -> Any:
+    """``value``, unless it repeats a key or (when ``escaped``) holds a lone surrogate."""
     problems: list[Problem] = []
     if repeated:
         problems += _repeated_keys(value)
-    if _has_surrogate_escape(raw, text):
+    if escaped:
         problems += _lone_surrogates(value)
     if problems:
         raise ValidationError(p.located(pack=source, level=None) for p in problems[:_LISTED])
