@@ -86,6 +86,14 @@ def wait_for_kinds(qtbot: Any, window: MainWindow, expected: list[str]) -> None:
     qtbot.waitUntil(lambda: kinds(window) == expected, timeout=WAIT)
 
 
+def select_row(window: MainWindow, row: int) -> None:
+    """Click the row in the level list, as an author picks a level."""
+    view = window.level_list.view
+    rect = view.visualRect(view.model().index(row, 0))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.level is window.pack.levels[row]
+
+
 def solve_current(qtbot: Any, window: MainWindow) -> None:
     trigger(window, "actionSolve")
     panel = window.solver_panel
@@ -387,3 +395,29 @@ def test_levels_are_not_keyed_while_a_file_operation_runs(
     window.files._busy = False
     wait_for_kinds(qtbot, window, ["solved", "solved"])
     assert len(keyed) >= 1
+
+
+def test_added_duplicated_moved_and_deleted_levels_keep_their_verdicts_in_step(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    stuck = grid_level(["baba . . . . flag", "BABA IS YOU . . ."], "stuck")
+    window = make_window(write_pack(tmp_path, WALK, stuck))
+    wait_for_kinds(qtbot, window, ["solved", "unsolvable"])
+    select_row(window, 1)
+    trigger(window, "actionDuplicateLevel")  # the copy's content is known: the cache answers
+    wait_for_kinds(qtbot, window, ["solved", "unsolvable", "unsolvable"])
+    trigger(window, "actionMoveLevelUp")
+    assert [lv.level_id for lv in window.pack.levels][0] == "walk"
+    wait_for_kinds(qtbot, window, ["solved", "unsolvable", "unsolvable"])
+    select_row(window, 0)
+    removed = window.pack.levels[0]
+    trigger(window, "actionDeleteLevel")
+    wait_for_kinds(qtbot, window, ["unsolvable", "unsolvable"])
+    assert window.verifier.status(removed) is None  # no longer in the pack
+    assert [lv for lv, _status in window.verifier.statuses()] == window.pack.levels
+    trigger(window, "actionAddLevel")  # a new, empty level: no YOU, so no solution
+    assert len(window.pack.levels) == 3
+    qtbot.waitUntil(
+        lambda: "none" not in kinds(window) and "checking" not in kinds(window), timeout=WAIT
+    )
+    assert not window.verifier.busy()
