@@ -9,7 +9,7 @@ that opted into the frail mechanic; elsewhere it is listed greyed out.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -29,6 +29,10 @@ from editor.resources import icon
 from editor.views.tiles import TileRenderer
 
 STAMP_ROLE = Qt.ItemDataRole.UserRole + 1
+#: How long after the look changes its entries are drawn again (ms). Drawn at once,
+#: a new pack's 25 tile pictures and entries (3-4 ms) shared the turn that adopts the
+#: pack and its first paint; a zero timer still runs before that paint.
+REBUILD_DELAY_MS = 5
 
 
 class PaletteWidget(QWidget):
@@ -84,14 +88,20 @@ class PaletteWidget(QWidget):
         layout.addWidget(self.tree, 1)
         QShortcut(QKeySequence.StandardKey.Find, self, self.search.setFocus)
 
+        self._rebuild_timer = QTimer(self)
+        self._rebuild_timer.setSingleShot(True)
+        self._rebuild_timer.setInterval(REBUILD_DELAY_MS)
+        self._rebuild_timer.timeout.connect(self._current)
         session.pack_changed.connect(self._on_session_pack_changed)
         session.stamp_changed.connect(self._on_session_stamp_changed)
-        renderer.look.changed.connect(self.rebuild)
+        renderer.look.changed.connect(self._rebuild_timer.start)
         if session.pack is not None:
             self._on_session_pack_changed(session.pack)
+        self._current()
 
     # ------------------------------------------------------------ public API
     def stamps(self, *, visible_only: bool = False) -> list[Stamp]:
+        self._current()
         return [s for s, item in self._items.items() if not (visible_only and item.isHidden())]
 
     def offers(self, stamp: Stamp) -> bool:
@@ -99,6 +109,7 @@ class PaletteWidget(QWidget):
         return stamp.token != engine.FRAIL or self._renderer.look.frail
 
     def choose(self, stamp: Stamp) -> None:
+        self._current()
         item = self._items.get(stamp)
         if item is None:
             raise KeyError(stamp)
@@ -106,8 +117,17 @@ class PaletteWidget(QWidget):
             raise ValueError(f"{stamp.token} is not offered: this level has not opted in")
         self.tree.setCurrentItem(item)
 
+    def _stale(self) -> bool:
+        return self._built_for != self._renderer.look.revision
+
+    def _current(self) -> None:
+        """Draw the entries again now if the look changed since (every read comes here)."""
+        if self._stale():
+            self.rebuild()
+
     def rebuild(self) -> None:
         """Refill from the pack's nouns and the level's vocabulary."""
+        self._rebuild_timer.stop()
         self.tree.clear()
         self._items.clear()
         look = self._renderer.look
@@ -153,6 +173,7 @@ class PaletteWidget(QWidget):
         return super().eventFilter(watched, event)
 
     def _visible_stamps(self) -> list[Stamp]:
+        self._current()
         shown = []
         for stamp, item in self._items.items():
             header = item.parent()
@@ -177,15 +198,18 @@ class PaletteWidget(QWidget):
 
     # ---------------------------------------------------------------- slots
     def _on_session_pack_changed(self, _pack: PackDocument) -> None:
-        # The entries are drawn from the look alone, and the look follows the pack:
-        # drawing them again for a look they already show was a second 2-5 ms in
-        # the turn that adopts a pack.
-        if self._built_for != self._renderer.look.revision:
-            self.rebuild()
-        if self._session.stamp is None and self._items:
-            self.choose(next(iter(self._items)))
+        # The entries are drawn from the look alone, and the look follows the pack: they
+        # are drawn again a moment later (the look's change started the timer), unless
+        # the first entry must be chosen now.
+        if self._session.stamp is None:
+            self._current()
+            if self._items:
+                self.choose(next(iter(self._items)))
 
     def _on_tree_current_changed(self, current: QTreeWidgetItem | None, _previous: object) -> None:
+        if self._stale():  # an entry of the previous look (a pack being replaced)
+            self._current()
+            return
         if self._syncing or current is None or not current.flags() & Qt.ItemFlag.ItemIsEnabled:
             return
         key = current.data(0, STAMP_ROLE)
@@ -194,6 +218,8 @@ class PaletteWidget(QWidget):
             self._session.set_stamp(Stamp(kind, token))
 
     def _on_session_stamp_changed(self, stamp: Stamp | None) -> None:
+        if self._stale():
+            return  # the entries are drawn again soon, the chosen one marked then
         item = self._items.get(stamp) if stamp is not None else None
         if item is not None and self.tree.currentItem() is not item:
             self._syncing = True  # the change came from the session: do not echo it back
