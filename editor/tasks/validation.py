@@ -166,6 +166,10 @@ class PackValidator(QObject):
     def is_busy(self) -> bool:
         return self._timer.isActive() or self._collecting is not None or self._runner.is_busy()
 
+    def is_checking(self) -> bool:
+        """Whether a check runs on the background thread right now."""
+        return self._runner.is_busy()
+
     def level_for(self, key: int | None) -> LevelDocument | None:
         """The level document a row's ``level_key`` names, while it is in the pack."""
         level = self._by_key.get(key) if key is not None else None

@@ -397,6 +397,33 @@ def test_levels_are_not_keyed_while_a_file_operation_runs(
     assert len(keyed) >= 1
 
 
+def test_levels_are_not_keyed_while_the_problems_panel_checks(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The check runs Python on its thread; keying on this one would take turns with it."""
+    window = make_window(write_pack(tmp_path, WALK, DETOUR))
+    wait_for_kinds(qtbot, window, ["solved", "solved"])
+    keyed: list[object] = []
+    original = engine.verdict_key
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        keyed.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "verdict_key", counting)
+    validator = window.validation_panel.validator
+    checking = [True]
+    monkeypatch.setattr(validator, "is_checking", lambda: checking[0])
+    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+    click(window, Pos(3, 1))
+    qtbot.wait(1_000)  # past the edit delay: the verifier would have keyed the level
+    assert keyed == []
+    assert kinds(window)[0] == "stale"
+    checking[0] = False
+    wait_for_kinds(qtbot, window, ["solved", "solved"])
+    assert len(keyed) >= 1
+
+
 def test_added_duplicated_moved_and_deleted_levels_keep_their_verdicts_in_step(
     qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
 ) -> None:
@@ -407,7 +434,7 @@ def test_added_duplicated_moved_and_deleted_levels_keep_their_verdicts_in_step(
     trigger(window, "actionDuplicateLevel")  # the copy's content is known: the cache answers
     wait_for_kinds(qtbot, window, ["solved", "unsolvable", "unsolvable"])
     trigger(window, "actionMoveLevelUp")
-    assert [lv.level_id for lv in window.pack.levels][0] == "walk"
+    assert [lv.level_id for lv in window.pack.levels] == ["walk", "stuck-copy", "stuck"]
     wait_for_kinds(qtbot, window, ["solved", "unsolvable", "unsolvable"])
     select_row(window, 0)
     removed = window.pack.levels[0]
