@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,7 +62,7 @@ class BackupStore:
             return None
         stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S%fZ")
         target = self.folder_for(pack_file) / f"{stamp}.json"
-        engine.write_atomic(target, pack_file.read_bytes())
+        engine.write_atomic(target, _pieces(pack_file))
         self._prune(pack_file, count)
         return target
 
@@ -95,3 +96,15 @@ def _describe(path: Path) -> Backup:
     except (OSError, ValueError, RecursionError):
         pass
     return Backup(path, saved_at, levels, title)
+
+
+#: Bytes of the pack file copied at a time into a backup.
+COPY_PIECE = 1 << 20
+
+
+def _pieces(path: Path) -> Iterator[bytes]:
+    """The file's bytes a piece at a time: a 36 MB pack read whole was a 36 MB buffer,
+    and freeing it held the interpreter 2-3 ms while the window waited."""
+    with path.open("rb") as handle:
+        while piece := handle.read(COPY_PIECE):
+            yield piece

@@ -10,6 +10,8 @@ import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 import editor.io.recovery
 import engine
 from editor.documents.values import OBJECT, Pos, Stamp
@@ -331,3 +333,23 @@ def test_no_recovery_file_is_written_while_a_file_operation_is_under_way(
     assert _recovery_files(settings.data_folder) == []
     window.files._busy = False  # the operation ended and the work is still unsaved
     qtbot.waitUntil(lambda: bool(_recovery_files(settings.data_folder)), timeout=3000)
+
+
+def test_a_backup_copies_the_pack_a_piece_at_a_time(tmp_path, monkeypatch) -> None:
+    """A large pack is never held whole in memory to be backed up (its freeing held the
+    interpreter while the window waited); the copy is exact, and pruning still keeps two."""
+    import editor.io.backups as backups
+
+    monkeypatch.setattr(backups, "COPY_PIECE", 1000)
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read whole"))
+    pack = tmp_path / "big.json"
+    content = os.urandom(10_500)
+    pack.write_bytes(content)
+    store = BackupStore(tmp_path / "backups")
+    moments = [datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=s) for s in range(3)]
+    copies = [store.keep(pack, 2, now=moment) for moment in moments]
+    kept = sorted((tmp_path / "backups").rglob("*.json"))
+    assert [c for c in copies if c in kept] == copies[1:]  # the oldest was pruned
+    for copy in kept:
+        with copy.open("rb") as handle:
+            assert handle.read() == content
