@@ -117,7 +117,7 @@ class PackVerifier(QObject):
         self.session = session
         self.cache = cache
         self.settings = settings if settings is not None else engine.VerifySettings()
-        self.pool = SolverPool(jobs if jobs is not None else _cores(), self, spare=1)
+        self.pool = SolverPool(jobs if jobs is not None else background_workers(), self, spare=1)
         self._pack: PackDocument | None = None
         # A level's entry is made the first time it is needed (the pack says which
         # levels are in it), and the levels of a new pack become "to key" in the
@@ -371,8 +371,15 @@ class _Entry:
         return LevelStatus("stale" if self.verdict is not None else "checking", self.verdict, check)
 
 
-def _cores() -> int:
+def background_workers() -> int:
+    """How many processes verify a pack in the background: every core but one.
+
+    The editor keeps a core for its own threads (the UI and a file operation or a
+    check, which share the interpreter). On two cores, two solver processes made a
+    save's window stand still 25-35 ms at a time, the editor waiting for a core.
+    """
     try:
-        return len(os.sched_getaffinity(0))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)

@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from editor.tasks import solve as solve_tasks
-from editor.tasks import solve_cache
+from editor.tasks import solve_cache, solve_pack
 from editor.tasks.solve import SolverPool
 from editor.tasks.solve_cache import VerdictCache
 from tests.editor.test_solver_panel import ROOM, WALK
@@ -76,6 +76,26 @@ def test_an_urgent_job_uses_the_spare_worker(qtbot: Any, qapp: Any) -> None:
         qtbot.waitUntil(pool.idle, timeout=WAIT)
     finally:
         pool.shutdown()
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+def test_a_solver_process_runs_at_the_lowest_priority(qtbot: Any, pool: SolverPool) -> None:
+    """It only uses the CPU the editor leaves: its UI thread never waits for a core."""
+    job = Recorder()
+    running = job.submit(pool, ROOM)
+    qtbot.waitUntil(lambda: bool(job.progress), timeout=WAIT)
+    (pid,) = pool.worker_pids()
+    assert os.getpriority(os.PRIO_PROCESS, pid) == 19
+    pool.cancel(running)
+    qtbot.waitUntil(pool.idle, timeout=WAIT)
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(1, 1), (2, 1), (8, 7)])
+def test_background_verification_leaves_the_editor_a_core(
+    monkeypatch: pytest.MonkeyPatch, cores: int, workers: int
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)), raising=False)
+    assert solve_pack.background_workers() == workers
 
 
 @posix_only
