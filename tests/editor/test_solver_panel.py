@@ -371,55 +371,47 @@ def test_a_hidden_pack_curve_is_drawn_when_shown(
     qtbot.waitUntil(lambda: [p.length for p in curve.points] == [3, 5, 5], timeout=WAIT)
 
 
-def test_levels_are_not_keyed_while_a_file_operation_runs(
-    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any
-) -> None:
-    """Keying is UI-thread work; during a save its slices would stack on the save's own."""
-    window = make_window(write_pack(tmp_path, WALK, DETOUR))
-    wait_for_kinds(qtbot, window, ["solved", "solved"])
-    keyed: list[object] = []
-    original = engine.verdict_key
-
-    def counting(*args: Any, **kwargs: Any) -> str:
-        keyed.append(args[0])
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(engine, "verdict_key", counting)
-    window.files._busy = True  # what a save or an open sets while it runs
-    use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
-    click(window, Pos(3, 1))
-    assert kinds(window)[0] == "stale"
-    qtbot.wait(1_000)  # past the edit delay: the verifier would have keyed the level
-    assert keyed == []
-    assert kinds(window)[0] == "stale"
-    window.files._busy = False
-    wait_for_kinds(qtbot, window, ["solved", "solved"])
-    assert len(keyed) >= 1
+def hold_by_file_operation(window: MainWindow, monkeypatch: Any, held: bool) -> None:
+    window.files._busy = held  # what a save or an open sets while it runs
 
 
-def test_levels_are_not_keyed_while_the_problems_panel_checks(
-    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, monkeypatch: Any
-) -> None:
-    """The check runs Python on its thread; keying on this one would take turns with it."""
-    window = make_window(write_pack(tmp_path, WALK, DETOUR))
-    wait_for_kinds(qtbot, window, ["solved", "solved"])
-    keyed: list[object] = []
-    original = engine.verdict_key
-
-    def counting(*args: Any, **kwargs: Any) -> str:
-        keyed.append(args[0])
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(engine, "verdict_key", counting)
+def hold_by_check(window: MainWindow, monkeypatch: Any, held: bool) -> None:
     validator = window.validation_panel.validator
-    checking = [True]
-    monkeypatch.setattr(validator, "is_checking", lambda: checking[0])
+    monkeypatch.setattr(validator, "is_checking", lambda: held)
+
+
+@pytest.mark.parametrize(
+    "hold",
+    [hold_by_file_operation, hold_by_check],
+    ids=["while a file operation runs", "while the Problems panel checks"],
+)
+def test_levels_are_not_keyed_while_other_work_shares_the_interpreter(
+    qtbot: Any,
+    make_window: Callable[..., MainWindow],
+    tmp_path: Path,
+    monkeypatch: Any,
+    hold: Callable[[MainWindow, Any, bool], None],
+) -> None:
+    """Keying is UI-thread work: during a save its slices would stack on the save's own,
+    and during a check (Python on its thread) the two threads would take turns."""
+    window = make_window(write_pack(tmp_path, WALK, DETOUR))
+    wait_for_kinds(qtbot, window, ["solved", "solved"])
+    keyed: list[object] = []
+    original = engine.verdict_key
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        keyed.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "verdict_key", counting)
+    hold(window, monkeypatch, True)
     use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
     click(window, Pos(3, 1))
+    assert kinds(window)[0] == "stale"
     qtbot.wait(1_000)  # past the edit delay: the verifier would have keyed the level
     assert keyed == []
     assert kinds(window)[0] == "stale"
-    checking[0] = False
+    hold(window, monkeypatch, False)
     wait_for_kinds(qtbot, window, ["solved", "solved"])
     assert len(keyed) >= 1
 
