@@ -128,10 +128,10 @@ class PaletteWidget(QWidget):
     def rebuild(self) -> None:
         """Refill from the pack's nouns and the level's vocabulary."""
         self._rebuild_timer.stop()
+        look = self._renderer.look
+        self._built_for = look.revision  # first: a signal of the clearing sees it current
         self.tree.clear()
         self._items.clear()
-        look = self._renderer.look
-        self._built_for = look.revision
         nouns = list(look.nouns)
         words = vocabulary(look.automaton_properties)
         sections = [

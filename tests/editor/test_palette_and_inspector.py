@@ -147,3 +147,41 @@ def test_the_inspector_lists_a_stack_top_first_and_reorders_and_removes(make_win
     trigger(window, "actionUndo")
     trigger(window, "actionUndo")
     assert tokens(window, Pos(2, 2)) == ["BABA", "ROCK", "YOU"]
+
+
+def test_opening_another_pack_shows_its_nouns_in_the_palette_a_moment_later(
+    make_window, tmp_path, qtbot
+) -> None:
+    """The entries are drawn again just after the pack is adopted (not in that turn),
+    and anything that reads the palette meanwhile gets the new pack's entries."""
+    pack = {
+        "format": "rulegrid-pack",
+        "version": 1,
+        "id": "p",
+        "title": "P",
+        "nouns": {"MOUSE": {"color": "#aaaaaa"}},
+        "levels": [{"id": "a", "width": 3, "height": 3, "entities": []}],
+    }
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pack), encoding="utf-8")
+    window = make_window()  # the untitled pack: BABA and friends
+    palette = window.palette_panel
+    window.files.open_path(path, ask_first=False)
+    tree = palette.tree
+    objects = tree.topLevelItem(0)
+    shown = [objects.child(i).text(0) for i in range(objects.childCount())]
+    assert "mouse" not in shown  # still the previous pack's entries: drawn again soon
+    qtbot.waitUntil(
+        lambda: (
+            [
+                tree.topLevelItem(0).child(i).text(0)
+                for i in range(tree.topLevelItem(0).childCount())
+            ]
+            == ["mouse"]
+        ),
+        timeout=2_000,
+    )
+    assert Stamp(OBJECT, "MOUSE") in palette.stamps()
+    window.files.open_path(tmp_path / "p.json", ask_first=False)  # the same look again
+    palette.choose(Stamp(WORD, "MOUSE"))  # a read draws what is due first
+    assert window.session.stamp == Stamp(WORD, "MOUSE")
