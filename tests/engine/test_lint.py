@@ -17,6 +17,7 @@ from hypothesis import given, settings
 
 import engine
 from engine import LINT_CODES, check_pack, declared_nouns, report_level
+from engine.errors import Problem
 from engine.packs.parts import document_id
 from engine.packs.schema import check_document, path_key
 from engine.packs.semantic import build_level as _build_level
@@ -376,3 +377,43 @@ def test_each_shared_minimal_case_raises_exactly_its_lint(code: str) -> None:
     report = check_pack(doc)
     assert report.errors == ()
     assert [(p.pointer, p.code) for p in report.warnings] == [(where, code)]
+
+
+def _warnings_in_document_order(doc: dict[str, Any]) -> list[Problem]:
+    """The pack's warnings as first written: all placed, then one stable sort by pointer."""
+    from engine.lint.report import _duplicate_boards, _unused_nouns
+
+    nouns = engine.declared_nouns(doc)
+    reports = [engine.report_level(level, nouns=nouns) for level in doc["levels"]]
+    starting = all(any(p.code == "empty-level" for p in r.warnings) for r in reports)
+    found = [
+        p.located(pack="t", level=r.level_id, prefix=f"/levels/{i}")
+        for i, r in enumerate(reports)
+        for p in r.warnings
+        if not (starting and p.code == "empty-level")
+    ]
+    if not starting:
+        found += [p.located(pack="t", level=None) for p in _unused_nouns(nouns, reports)]
+    found += _duplicate_boards("t", reports)
+    return sorted(found, key=lambda p: path_key(p.pointer))
+
+
+def test_a_packs_warnings_come_in_document_order_levels_by_number() -> None:
+    """Level 10's warnings after level 9's, a level's own warning before those inside
+    it, a repeated board right after its level's, unused nouns last (the sort of a
+    large pack's warnings takes its keys from a cache now)."""
+    quiet = grid_level(WINNABLE, "quiet")
+    loud = grid_level(["baba . flag", "BABA IS YOU", ". . ."], "loud", solution="RR")
+    levels = [
+        {**copy.deepcopy(quiet if n % 3 else loud), "id": f"l{n}", "width": 3 + n % 4}
+        for n in range(14)
+    ]
+    levels.append({**copy.deepcopy(levels[0]), "id": "again"})
+    levels.append({"id": "empty", "width": 3, "height": 3, "entities": []})
+    doc = pack_document(*levels, pack_id="t")
+    doc["nouns"]["GHOST"] = {"color": "#123456"}
+    report = engine.check_pack(doc, name="t")
+    assert list(report.warnings) == _warnings_in_document_order(doc)
+    codes = {p.code for p in report.warnings}
+    assert {"duplicate-board", "unused-noun", "empty-level"} <= codes
+    assert [p.pointer for p in report.warnings][-1] == "/nouns/GHOST"
