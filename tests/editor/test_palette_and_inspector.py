@@ -5,6 +5,7 @@ import json
 import engine
 from editor.documents.values import OBJECT, WORD, NounSpec, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger, use
+from tests.support import pack_document
 
 BABA, ROCK, YOU = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "YOU")
 
@@ -154,16 +155,9 @@ def test_opening_another_pack_shows_its_nouns_in_the_palette_a_moment_later(
 ) -> None:
     """The entries are drawn again just after the pack is adopted (not in that turn),
     and anything that reads the palette meanwhile gets the new pack's entries."""
-    pack = {
-        "format": "rulegrid-pack",
-        "version": 1,
-        "id": "p",
-        "title": "P",
-        "nouns": {"MOUSE": {"color": "#aaaaaa"}},
-        "levels": [{"id": "a", "width": 3, "height": 3, "entities": []}],
-    }
+    empty = {"id": "a", "width": 3, "height": 3, "entities": []}
     path = tmp_path / "p.json"
-    path.write_text(json.dumps(pack), encoding="utf-8")
+    path.write_text(json.dumps(pack_document(empty, pack_id="p", nouns=["MOUSE"])), "utf-8")
     window = make_window()  # the untitled pack: BABA and friends
     palette = window.palette_panel
     window.files.open_path(path, ask_first=False)
