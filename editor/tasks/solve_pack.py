@@ -266,8 +266,8 @@ class PackVerifier(QObject):
     def _slice_order(self, current: LevelDocument | None) -> list[LevelDocument]:
         """The levels to key, the current one first.
 
-        Sorting a new pack's 10,000 levels by a Python key for that cost 2-3 ms of
-        every slice; a copy of the keys is a tenth of a millisecond.
+        Sorting a new pack's 10,000 levels by a Python key for that cost 0.4 ms of
+        every slice; a copy of the keys is 0.1 ms.
         """
         order = list(self._dirty)
         if current is not None and current in self._dirty:
