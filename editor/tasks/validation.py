@@ -7,7 +7,9 @@ so both list the same problems. Only what changed is redone: each level's
 :class:`engine.LevelReport` is kept for as long as the level is not edited, and a
 check re-reads only the levels edited since (every level when the pack's nouns
 change, since a level's report depends on them); the pack-wide checks are always
-redone over the kept reports, which costs little. ``check_all()`` (F7) forgets
+redone over the kept reports, which costs little, and each unchanged level's
+placed warnings and rows are taken over from the check shown now
+(:class:`~editor.tasks.validation_check.Reuse`). ``check_all()`` (F7) forgets
 every report and checks everything.
 
 On the UI thread an edit costs a version count; a check costs a snapshot — the
@@ -310,7 +312,7 @@ class PackValidator(QObject):
                 return
         self._collecting = None
         pack = self._pack
-        previous = self.result.rows if self.result is not None and not job.full else ()
+        earlier = self.result.reuse if self.result is not None and not job.full else None
         snapshot = Snapshot(
             job.generation,
             job.shell,
@@ -320,7 +322,7 @@ class PackValidator(QObject):
             job.docs,
             pack.changed_on_open if pack is not None else (),
             job.full,
-            previous,
+            earlier,
             self.progress,
         )
         self._runner.submit(check, snapshot)

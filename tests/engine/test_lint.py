@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine import LINT_CODES, check_pack, declared_nouns, report_level
@@ -417,3 +418,92 @@ def test_a_packs_warnings_come_in_document_order_levels_by_number() -> None:
     codes = {p.code for p in report.warnings}
     assert {"duplicate-board", "unused-noun", "empty-level"} <= codes
     assert [p.pointer for p in report.warnings][-1] == "/nouns/GHOST"
+
+
+def _levels_with_warnings() -> dict[str, Any]:
+    """A pack of 12 levels, most with warnings, one repeated board and an unused noun."""
+    loud = grid_level(["baba . flag", "BABA IS YOU", ". . ."], "loud", solution="RR")
+    quiet = grid_level(WINNABLE, "quiet")
+    levels = [
+        {**copy.deepcopy(quiet if n % 4 == 0 else loud), "id": f"l{n}", "width": 3 + n % 5}
+        for n in range(11)
+    ]
+    levels.append({**copy.deepcopy(levels[1]), "id": "again"})
+    doc = pack_document(*levels, pack_id="t")
+    doc["nouns"]["GHOST"] = {"color": "#123456"}
+    return doc
+
+
+def _reports(doc: dict[str, Any]) -> list[engine.LevelReport]:
+    nouns = engine.declared_nouns(doc)
+    return [engine.report_level(level, nouns=nouns) for level in doc["levels"]]
+
+
+def _same_answer(got: engine.PackReport, fresh: engine.PackReport) -> None:
+    assert got == fresh
+    assert got.pack_wide == fresh.pack_wide
+    assert {i: p.warnings for i, p in got.placed.items()} == {
+        i: p.warnings for i, p in fresh.placed.items()
+    }
+    placed = [p for level in got.placed.values() for p in level.warnings]
+    assert sorted(map(id, got.warnings)) == sorted(map(id, [*placed, *got.pack_wide]))
+
+
+def test_a_check_reuses_the_placed_warnings_of_the_levels_it_did_not_re_read() -> None:
+    """An edit of one level of a large pack places only that level's warnings again."""
+    doc = _levels_with_warnings()
+    reports = _reports(doc)
+    first = engine.check_pack(doc, name="t", levels=reports)
+    assert set(first.placed) == {i for i, r in enumerate(reports) if r.warnings}
+    assert {p.code for p in first.pack_wide} == {"duplicate-board", "unused-noun"}
+
+    doc["levels"][2]["solution"] = "L"  # level 2 changed: a new report
+    reports[2] = engine.report_level(doc["levels"][2], nouns=engine.declared_nouns(doc))
+    again = engine.check_pack(doc, name="t", levels=reports, reuse=first)
+    _same_answer(again, engine.check_pack(doc, name="t", levels=reports))
+    assert again.placed[2] is not first.placed[2]
+    assert all(again.placed[i] is first.placed[i] for i in again.placed if i != 2)
+
+
+@pytest.mark.parametrize("change", ["moved", "renamed", "removed", "no longer starting"])
+def test_placed_warnings_are_not_reused_once_their_place_or_pack_changed(change: str) -> None:
+    doc = _levels_with_warnings()
+    if change == "no longer starting":  # every level empty: emptiness is no news
+        for level in doc["levels"]:
+            level["entities"] = []
+    reports = _reports(doc)
+    first = engine.check_pack(doc, name="t", levels=reports)
+    if change == "moved":
+        doc["levels"][1], doc["levels"][3] = doc["levels"][3], doc["levels"][1]
+        reports[1], reports[3] = reports[3], reports[1]
+    elif change == "renamed":  # the pack's id names it in every problem
+        doc["id"] = "renamed"
+    elif change == "removed":
+        del doc["levels"][0], reports[0]
+    else:
+        doc["levels"][0] = _levels_with_warnings()["levels"][1]
+        reports[0] = _reports(doc)[0]
+    again = engine.check_pack(doc, name="t", levels=reports, reuse=first)
+    fresh = engine.check_pack(doc, name="t", levels=reports)
+    _same_answer(again, fresh)
+    if change == "no longer starting":
+        assert any(p.code == "empty-level" for p in again.warnings)
+    else:
+        assert again.warnings != first.warnings
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.lists(st.integers(0, 11), min_size=1, max_size=14), st.sets(st.integers(0, 13)))
+def test_a_check_with_reuse_answers_as_a_check_without(picks: list[int], edited: set[int]) -> None:
+    """Any reordering, repetition or re-reading of the levels gives the fresh answer."""
+    doc = _levels_with_warnings()
+    reports = _reports(doc)
+    first = engine.check_pack(doc, name="t", levels=reports)
+    doc["levels"] = [doc["levels"][i] for i in picks]
+    nouns = engine.declared_nouns(doc)
+    now = [
+        engine.report_level(doc["levels"][n], nouns=nouns) if n in edited else reports[i]
+        for n, i in enumerate(picks)
+    ]
+    again = engine.check_pack(doc, name="t", levels=now, reuse=first)
+    _same_answer(again, engine.check_pack(doc, name="t", levels=now))
