@@ -108,7 +108,9 @@ class PackFiles(QObject):
         repaired: PackDocument | None = None
         try:
             with Busy(self._window, f"Opening {path.name}", can_cancel=True) as busy:
-                outcome = busy.run(open_work, OpenRequest(path, trust, busy.progress))
+                first_key = self._validator.next_key() if self._validator is not None else None
+                request = OpenRequest(path, trust, busy.progress, first_key)
+                outcome = busy.run(open_work, request)
                 opened = outcome.value
                 # The documents are QObjects: made here, on the UI thread, in slices.
                 if opened is not None and not opened.cancelled:
@@ -126,7 +128,7 @@ class PackFiles(QObject):
             return False
         if document is not None:
             if self._validator is not None:  # its first check reuses what opening checked
-                self._validator.seed(document, opened.seeds)
+                self._validator.seed(document, opened.seeds, opened.first, first_key)
             self._adopt(document, path)
             self.problems = []
             generated = " (built by pack.py: saving writes a new data pack)" if trust else ""

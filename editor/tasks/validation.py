@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -71,6 +71,25 @@ SOON_MS = 10
 SLICE_SECONDS = 0.004
 
 
+@dataclass(frozen=True, slots=True)
+class _Seeds:
+    """What opening a pack made for its first check (``PackValidator.seed``)."""
+
+    pack: PackDocument
+    reports: tuple[KeptLevel | None, ...]
+    first: ValidationResult | None
+    first_key: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _First:
+    """The adopted pack's first check, made while opening, until it is shown or dropped."""
+
+    result: ValidationResult
+    key: int  # the key its rows give the first level (the rest follow in order)
+    generation: int  # the pack's generation it stands for: any change since drops it
+
+
 @dataclass(slots=True)
 class _Collecting:
     """A snapshot being taken, a slice at a time."""
@@ -104,7 +123,12 @@ class PackValidator(QObject):
         self._generation = 0
         self._collecting: _Collecting | None = None
         self._full_pending = False
-        self._seeds: tuple[PackDocument, tuple[KeptLevel | None, ...]] | None = None
+        self._seeds: _Seeds | None = None
+        #: The adopted pack's first check, made while it was opened, and the generation
+        #: it stands for (any change since: it is dropped and the pack checked here).
+        self._first: _First | None = None
+        #: Results of checks of earlier packs are not kept (their keys may recur).
+        self._adopted_at = 0
         #: The adopted pack's levels and their seeds, until the first check keys them.
         self._seeded: tuple[list[LevelDocument], tuple[KeptLevel | None, ...]] | None = None
         #: How far the running check is (a save waiting for it shows this).
@@ -156,14 +180,27 @@ class PackValidator(QObject):
         """The pack's errors as ``engine.load_pack`` lists them, when ``result`` is current."""
         return list(self.result.errors) if self.result is not None and self.is_current() else None
 
-    def seed(self, pack: PackDocument, reports: Sequence[KeptLevel | None]) -> None:
+    def next_key(self) -> int:
+        """The key the next level keyed gets (keys are consecutive, in pack order)."""
+        return self._next_key
+
+    def seed(
+        self,
+        pack: PackDocument,
+        reports: Sequence[KeptLevel | None],
+        first: ValidationResult | None = None,
+        first_key: int | None = None,
+    ) -> None:
         """Reports made while ``pack`` was opened, one per level (``None``: none).
 
         Call it just before the pack becomes the session's: the first check then
         uses them instead of reading those levels again. Each report must be of
-        the level's ``to_data()`` as it is at that moment.
+        the level's ``to_data()`` as it is at that moment. ``first``: that check
+        already made (from every report, its levels keyed from ``first_key``, which
+        ``next_key()`` gave before opening): shown instead of checking again, unless
+        keys were given meanwhile or the pack changed before it was shown.
         """
-        self._seeds = (pack, tuple(reports))
+        self._seeds = _Seeds(pack, tuple(reports), first, first_key)
 
     def is_busy(self) -> bool:
         return self._timer.isActive() or self._collecting is not None or self._runner.is_busy()
@@ -194,10 +231,14 @@ class PackValidator(QObject):
         self._order = None
         self.result = None
         seeds, self._seeds = self._seeds, None
-        if seeds is not None and seeds[0] is pack:  # reports made when it was opened
-            self._seeded = (pack.levels, seeds[1])
+        self._first = None
+        if seeds is not None and seeds.pack is pack:  # reports made when it was opened
+            self._seeded = (pack.levels, seeds.reports)
+            if seeds.first is not None and seeds.first_key is not None:
+                self._first = _First(seeds.first, seeds.first_key, self._generation + 1)
         else:
             self._seeded = None
+        self._adopted_at = self._generation  # this pack's checks all come after it
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_level_edited),
@@ -277,8 +318,12 @@ class PackValidator(QObject):
         pack = self._pack
         if pack is None:
             return
+        first, self._first = self._first, None
         if self._order is None:
+            base = None if self._keys else self._next_key  # a fresh pack's first key
             self._order = self._keyed(pack.levels)
+            if first is not None and self._show_first(pack, first, base):
+                return
         order = self._order
         missing = [key for key in order if key not in self._kept]
         path = pack.path
@@ -327,9 +372,28 @@ class PackValidator(QObject):
         )
         self._runner.submit(check, snapshot)
 
+    def _show_first(self, pack: PackDocument, first: _First, base: int | None) -> bool:
+        """Show the check made while the pack was opened, if it is of the pack as it is."""
+        if (
+            first.key != base  # its rows name levels by other keys
+            or first.generation != self._generation  # an edit, or F7, since it was adopted
+            or not self._full_pending
+            or pack.changed_on_open  # not listed in it
+            or len(self._kept) != len(self._order or ())
+        ):
+            return False
+        self._full_pending = False
+        self.result = replace(first.result, generation=self._generation)
+        self.last_failure = None
+        self.results_changed.emit(self.result)
+        self.busy_changed.emit(self.is_busy())
+        return True
+
     # --------------------------------------------------------------- results
     def _keep(self, result: ValidationResult) -> None:
         """Keep the reports of levels that have not changed since they were read."""
+        if result.generation <= self._adopted_at:  # of an earlier pack
+            return
         for key, entry in result.kept.items():
             if entry.version == self._versions.get(key, 0) and key in self._by_key:
                 self._kept[key] = entry

@@ -141,8 +141,13 @@ class ValidationResult:
         return dict(self.counts).get(severity, 0)
 
 
-def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
-    """Re-read the levels given as documents, then check the whole pack over the reports."""
+def check(snapshot: Snapshot, token: CancelToken, *, freeze: bool = True) -> ValidationResult:
+    """Re-read the levels given as documents, then check the whole pack over the reports.
+
+    ``freeze``: freeze what it made for the collector if the pack is large. Opening
+    passes False: it freezes the whole new pack itself once adopted, and a freeze
+    before that would make adopting collect the whole pack (0.4 s on 10,000 levels).
+    """
     started = time.perf_counter()
     nouns = engine.declared_nouns(snapshot.shell)
     progress = snapshot.progress if snapshot.progress is not None else Progress()
@@ -188,7 +193,8 @@ def check(snapshot: Snapshot, token: CancelToken) -> ValidationResult:
         counts.update(row.severity for row in reuse.others)
         per_level.update(row.level_key for row in reuse.others if row.level_key is not None)
         del pack, reports
-        freeze_if_large(len(levels))  # the reports and rows live until the levels change
+        if freeze:  # the reports and rows live until the levels change
+            freeze_if_large(len(levels))
     return ValidationResult(
         snapshot.generation,
         rows,

@@ -11,6 +11,7 @@ eraser, Ctrl+S, the progress window's Cancel. Speed itself is measured by
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import time
@@ -24,6 +25,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QProgressBar
 
 import editor.dialogs.progress
+import editor.io.files
+import editor.tasks.background
 import editor.tasks.validation
 import engine
 from editor.documents.values import Pos
@@ -384,3 +387,81 @@ def test_the_reader_frees_the_files_levels_itself(tmp_path, monkeypatch) -> None
     assert len(opened.plan.levels) == 150
     assert len(opened.seeds) == 150
     assert read[0]["levels"] == []  # emptied by the reader, not left for the last reference
+
+
+def loud_pack(path: Path, count: int) -> Path:
+    """Levels with warnings (nothing is WIN, the solution fails), every board the same."""
+    loud = ["baba . flag", "BABA IS YOU", ". . ."]
+    levels = [grid_level(loud, f"loud-{n}", solution="RR") for n in range(count)]
+    return write(path, pack_document(*levels, pack_id="loud"))
+
+
+def listed(window: MainWindow) -> list[tuple[str, str | None, str, str, str | None]]:
+    """The panel's rows, each with the id of the level its key names now."""
+    validator = window.validation_panel.validator
+    found = []
+    for row in validator.result.rows:
+        level = validator.level_for(row.level_key)
+        owner = level.level_id if level is not None else None
+        found.append((row.severity, row.record["level"], row.pointer, row.record["code"], owner))
+    return found
+
+
+@pytest.mark.parametrize("keys", ["as planned", "given meanwhile"])
+def test_the_problems_panels_first_list_is_made_while_opening(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch, keys: str
+) -> None:
+    """Opening checks every level anyway; it also makes the panel's first list, so no
+    check runs beside the window's first paints of the pack. If the validator's keys
+    are not the ones that list was made with, the panel checks the pack itself."""
+    window = make_window()
+    checked(qtbot, window)
+    validator = window.validation_panel.validator
+    if keys == "given meanwhile":
+        planned = validator.next_key
+        monkeypatch.setattr(validator, "next_key", lambda: planned() + 1)
+    dialogs.open_path = loud_pack(tmp_path / "loud.json", 6)
+    trigger(window, "actionOpenPack")  # returns once the pack is adopted
+    checks = counting(monkeypatch, "check_pack")
+    checked(qtbot, window)
+    assert len(checks) == (0 if keys == "as planned" else 1)
+    first = listed(window)
+    assert [(s, lv, p, c) for s, lv, p, c, _owner in first][:4] == [
+        ("warning", "loud-0", "/levels/0", "win-impossible"),
+        ("warning", "loud-0", "/levels/0/solution", "solution-fails"),
+        ("warning", "loud-1", "/levels/1", "win-impossible"),
+        ("warning", "loud-1", "/levels/1", "duplicate-board"),
+    ]
+    assert all(owner == level for _s, level, _p, _c, owner in first)  # keys name their levels
+    assert dict(validator.result.counts) == {"warning": 17}
+
+    QTest.keyClick(window, Qt.Key.Key_F7)  # the whole pack checked afresh lists the same
+    checked(qtbot, window)
+    assert len(checks) == (1 if keys == "as planned" else 2)
+    assert listed(window) == first
+
+
+def test_opening_freezes_nothing_for_the_collector_before_the_pack_is_adopted(
+    qtbot, make_window, dialogs, tmp_path, monkeypatch
+) -> None:
+    """Adopting a pack freezes it whole; anything frozen before that is thawed and the
+    whole heap collected first (right for the pack being replaced, 0.4 s of a still
+    window when it was only the open's own first check of 10,000 levels)."""
+    monkeypatch.setattr(editor.tasks.background, "FREEZE_FROM_LEVELS", 2)
+    window = make_window()
+    checked(qtbot, window)
+    gc.unfreeze()
+    frozen_before_adopting: list[int] = []
+    adopt_still = editor.io.files.adopt_still
+
+    def watched(replace: Callable[[], None]) -> None:
+        frozen_before_adopting.append(gc.get_freeze_count())
+        adopt_still(replace)
+
+    monkeypatch.setattr(editor.io.files, "adopt_still", watched)
+    dialogs.open_path = loud_pack(tmp_path / "loud.json", 6)
+    trigger(window, "actionOpenPack")
+    assert frozen_before_adopting == [0]
+    assert gc.get_freeze_count() > 0  # the adopted pack, its first check with it
+    checked(qtbot, window)
+    assert window.validation_panel.validator.result.rechecked == 0  # made while opening
