@@ -61,6 +61,11 @@ class LevelDocument(QObject):
     properties_changed = Signal()
     authored_changed = Signal(str)  # the authored key that changed ("automata", ...)
     refused = Signal(str)  # an edit was refused; the reason, for the author
+    #: Before each of the three signals above: this level, and ``"cells"``,
+    #: ``"properties"`` or the authored key. For its pack, which follows thousands of
+    #: levels: ``QObject.sender()`` walks every connection made to its receiver
+    #: (9 ms per edit in a pack of 10,000 levels).
+    edited = Signal(object, str)
 
     def __init__(
         self,
@@ -354,6 +359,7 @@ class LevelDocument(QObject):
                 self._cells[pos] = stack
             else:
                 self._cells.pop(pos, None)
+        self.edited.emit(self, "cells")
         self.cells_changed.emit(frozenset(changes))
 
     def write_properties(self, props: LevelProperties, cells: Mapping[Pos, Stack] | None) -> None:
@@ -361,13 +367,16 @@ class LevelDocument(QObject):
         self._props = props
         if cells is not None:
             self._cells = {p: s for p, s in cells.items() if s}
+        self.edited.emit(self, "properties")
         self.properties_changed.emit()
         if cells is not None:
+            self.edited.emit(self, "cells")
             self.cells_changed.emit(frozenset(touched | set(self._cells)))
 
     def write_unshown(self, records: tuple[Any, ...]) -> None:
         """Replace the not-shown records; ``cells_changed`` with no cell tells listeners."""
         self._unshown = tuple(records)
+        self.edited.emit(self, "cells")
         self.cells_changed.emit(frozenset())
 
     def write_authored(self, key: str, value: Any) -> None:
@@ -375,6 +384,7 @@ class LevelDocument(QObject):
             self._extra.pop(key, None)
         else:
             self._extra[key] = value
+        self.edited.emit(self, key)
         self.authored_changed.emit(key)
 
 

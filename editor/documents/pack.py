@@ -298,7 +298,6 @@ class PackDocument(QObject):
         level = self._levels.pop(index)
         self._levels_changed()
         self._with_automata.discard(level)  # the undo that brings it back adopts it again
-        level.properties_changed.disconnect(self._on_level_properties_changed)
         self.level_removed.emit(index)
         self._update_dirty()
 
@@ -335,52 +334,31 @@ class PackDocument(QObject):
         level.setParent(self)
         level.attach_history(self.undo_stack)
         self._note_automata(level)
-        level.properties_changed.connect(self._on_level_properties_changed)
+        # One connection, whose arguments name the level: ``sender()`` would walk all
+        # of this document's connections (thousands of levels') at every edit.
         links = self._watched.setdefault(level, Connections())
-        links.follow(
-            [
-                (level.cells_changed, self._on_level_cells_changed),
-                (level.properties_changed, self._on_level_edited),
-                (level.authored_changed, self._on_authored),
-            ]
-        )
+        links.follow([(level.edited, self._on_level_edited)])
 
     def _levels_changed(self) -> None:
         """A level came or went: positions and the automata across levels may differ."""
         self._rows = None
         self._automata_version += 1
 
-    def _edited_sender(self) -> LevelDocument | None:
-        sender = self.sender()
-        return sender if isinstance(sender, LevelDocument) else None
-
-    def _on_level_cells_changed(self, _cells: object) -> None:
-        self._on_level_edited()
-
-    def _on_level_edited(self) -> None:
-        level = self._edited_sender()
-        if level is not None:
-            self.level_edited.emit(level)
-
-    def _on_authored(self, key: str) -> None:
-        if key == "automata":
+    def _on_level_edited(self, level: LevelDocument, what: str) -> None:
+        if what == "properties":
+            row = self.row_of(level)
+            if row is not None:  # not for a level removed from the pack
+                self.level_changed.emit(row)
+        elif what == "automata":
             self._automata_version += 1
-            level = self._edited_sender()
-            if level is not None:
-                self._note_automata(level)
-        self._on_level_edited()
+            self._note_automata(level)
+        self.level_edited.emit(level)
 
     def _note_automata(self, level: LevelDocument) -> None:
         if level.automaton_records():
             self._with_automata.add(level)
         else:
             self._with_automata.discard(level)
-
-    def _on_level_properties_changed(self) -> None:
-        level = self._edited_sender()
-        row = self.row_of(level) if level is not None else None
-        if row is not None:
-            self.level_changed.emit(row)
 
     def _update_dirty(self, *_: object) -> None:
         dirty = not self.undo_stack.isClean()

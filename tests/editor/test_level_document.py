@@ -139,3 +139,34 @@ def test_reading_for_repair_keeps_off_grid_pieces_aside_and_renumbers_repeats() 
         ("/entities/1/id", "duplicate-entity-id"),
         ("/entities/2", "not-shown"),
     }
+
+
+def test_a_pack_hears_every_kind_of_level_edit_without_asking_qt_who_sent_it(
+    session, monkeypatch
+) -> None:
+    """``QObject.sender()`` walks every connection made to the pack, one per level or
+    more: 9 ms an edit in a pack of 10,000 levels. The level names itself instead."""
+    from dataclasses import replace
+
+    from editor.documents.pack import PackDocument
+
+    def refused(_self: object) -> None:
+        pytest.fail("the pack asked Qt for the sender of a level's signal")
+
+    monkeypatch.setattr(PackDocument, "sender", refused)
+    pack = session.pack
+    level = pack.levels[0]
+    edited: list[LevelDocument] = []
+    changed: list[int] = []
+    pack.level_edited.connect(edited.append)
+    pack.level_changed.connect(changed.append)
+    record = {"id": "automaton", "property": "TICK", "phase": 0, "pattern": []}
+    version = pack.automata_version()
+
+    assert level.add_on_top([Pos(1, 1)], Stamp(OBJECT, "BABA"))  # cells
+    assert level.set_properties(replace(level.properties, title="Renamed"))  # properties
+    assert level.set_authored("automata", [record], text="Add automaton")  # authored
+    assert edited == [level, level, level]
+    assert changed == [0]  # the level list shows the new title
+    assert pack.automata_version() > version
+    assert level in pack.levels_with_automata()
