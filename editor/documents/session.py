@@ -120,7 +120,7 @@ class Session(QObject):
     def _on_pack_level_removed(self, index: int) -> None:
         assert self._pack is not None
         levels = self._pack.levels
-        if self._level is not None and self._level not in levels:
+        if self._level is not None and not self._pack.has_level(self._level):
             self.set_level(levels[min(index, len(levels) - 1)] if levels else None)
 
     def _on_pack_level_edited(self, level: LevelDocument) -> None:

@@ -170,3 +170,23 @@ def test_a_pack_hears_every_kind_of_level_edit_without_asking_qt_who_sent_it(
     assert changed == [0]  # the level list shows the new title
     assert pack.automata_version() > version
     assert level in pack.levels_with_automata()
+
+
+def test_new_and_duplicated_levels_get_free_ids_through_renames_and_undo(session) -> None:
+    """The pack keeps a count of its ids between edits; every change must reach it."""
+    from dataclasses import replace
+
+    pack = session.pack
+    ids = lambda: [level.level_id for level in pack.levels]  # noqa: E731
+    added = pack.add_level(1)
+    assert len(set(ids())) == len(ids()) == 2
+    assert added.set_properties(replace(added.properties, level_id="level-3"))
+    assert pack.add_level(2).level_id == "level-2"  # "level-3", the first choice, is taken
+    assert pack.duplicate_level(1).level_id == "level-3-copy"
+    assert pack.duplicate_level(1).level_id == "level-3-copy-2"
+    pack.undo_stack.undo()  # the second copy goes: its id is free again
+    assert pack.duplicate_level(1).level_id == "level-3-copy-2"
+    assert pack.unique_level_id("level-3") == "level-4"  # level-2 and level-3 are taken
+    pack.remove_level(pack.levels.index(added))  # "level-3" is free again
+    assert pack.unique_level_id("level-3") == "level-3"
+    assert len(set(ids())) == len(ids())
