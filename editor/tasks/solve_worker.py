@@ -24,6 +24,7 @@ own id. Job ids only grow, so a late cancel can never stop a later job.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import traceback
 from multiprocessing.connection import Connection
@@ -84,6 +85,8 @@ def _run(
             return "done", job_id, result
         if kind == "verify":
             level, settings = payload
+            if isinstance(level, str):  # queued as JSON text (PackVerifier: not as dicts)
+                level = json.loads(level)
             try:
                 loaded = engine.load_level(level)
             except engine.ValidationError:  # an "invalid" verdict, cached like any other
