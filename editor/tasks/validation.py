@@ -23,6 +23,7 @@ reports of levels that did not change are kept.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -288,8 +289,8 @@ class PackValidator(QObject):
             self._keys = keys = dict(zip(levels, order, strict=True))
             self._by_key = dict(zip(order, levels, strict=True))
             self._next_key += len(levels)
-        elif not all(map(keys.__contains__, levels)):
-            for level in levels:
+        elif not all(map(keys.__contains__, levels)):  # levels added: key just those
+            for level in itertools.filterfalse(keys.__contains__, levels):
                 self._key(level)
         seeded, self._seeded = self._seeded, None
         if seeded is not None:  # reports of levels unedited since they were read
