@@ -127,7 +127,6 @@ class PackVerifier(QObject):
         self._entries: dict[LevelDocument, _Entry] = {}
         self._dirty: dict[LevelDocument, None] = {}  # ordered set: levels to key again
         self._unkeyed: list[LevelDocument] = []  # a new pack's levels, not yet in _dirty
-        self._known: list[LevelDocument] = []  # the pack's levels when last seen
         self._pack_links = Connections()
         self._submitting = False  # jobs wait until the pack has been open a moment
         self._delay = QTimer(self)
@@ -180,13 +179,13 @@ class PackVerifier(QObject):
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         self.pool.cancel_all()
         self._pack = pack
-        self._known = pack.levels
-        self._entries, self._dirty, self._unkeyed = {}, {}, self._known
+        self._entries, self._dirty, self._unkeyed = {}, {}, pack.levels
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_pack_level_edited),
-                (pack.level_inserted, self._on_pack_levels_changed),
-                (pack.level_removed, self._on_pack_levels_changed),
+                (pack.level_inserted, self._on_pack_level_inserted),
+                (pack.level_about_to_be_removed, self._on_pack_level_leaving),
+                (pack.level_removed, lambda _i: self.order_changed.emit()),
                 (pack.level_moved, lambda _s, _t: self.order_changed.emit()),
             ]
         )
@@ -204,22 +203,23 @@ class PackVerifier(QObject):
         self.status_changed.emit(level)
         self._delay.start(EDIT_DELAY_MS)
 
-    def _on_pack_levels_changed(self, _index: int) -> None:
+    # The pack says where a level came or went: comparing every level before and
+    # after (two sets of 10,000) cost 2-3 ms of each Add, Duplicate or Delete Level.
+    def _on_pack_level_inserted(self, index: int) -> None:
         assert self._pack is not None
-        levels = self._pack.levels
-        present, known = set(levels), set(self._known)
-        self._known = levels
-        for level in [lv for lv in self._entries if lv not in present]:
-            entry = self._entries.pop(level)
-            self._dirty.pop(level, None)
-            if entry.job is not None:
-                self.pool.cancel(entry.job)
-        for level in levels:
-            if level not in known:
-                self._dirty[level] = None
-                self._delay.start(EDIT_DELAY_MS)
-                self.status_changed.emit(level)
+        level = self._pack.level_at(index)
+        self._dirty[level] = None
+        self._delay.start(EDIT_DELAY_MS)
+        self.status_changed.emit(level)
         self.order_changed.emit()
+
+    def _on_pack_level_leaving(self, index: int) -> None:
+        assert self._pack is not None
+        level = self._pack.level_at(index)
+        entry = self._entries.pop(level, None)
+        self._dirty.pop(level, None)
+        if entry is not None and entry.job is not None:
+            self.pool.cancel(entry.job)
 
     # ------------------------------------------------------------ the work
     def hold_while(self, busy: Callable[[], bool]) -> None:
