@@ -128,8 +128,6 @@ class PackValidator(QObject):
         #: The adopted pack's first check, made while it was opened, and the generation
         #: it stands for (any change since: it is dropped and the pack checked here).
         self._first: _First | None = None
-        #: Results of checks of earlier packs are not kept (their keys may recur).
-        self._adopted_at = 0
         #: The adopted pack's levels and their seeds, until the first check keys them.
         self._seeded: tuple[list[LevelDocument], tuple[KeptLevel | None, ...]] | None = None
         #: How far the running check is (a save waiting for it shows this).
@@ -232,14 +230,10 @@ class PackValidator(QObject):
         self._order = None
         self.result = None
         seeds, self._seeds = self._seeds, None
+        if seeds is not None and seeds.pack is not pack:
+            seeds = None  # made when another pack was opened
         self._first = None
-        if seeds is not None and seeds.pack is pack:  # reports made when it was opened
-            self._seeded = (pack.levels, seeds.reports)
-            if seeds.first is not None and seeds.first_key is not None:
-                self._first = _First(seeds.first, seeds.first_key, self._generation + 1)
-        else:
-            self._seeded = None
-        self._adopted_at = self._generation  # this pack's checks all come after it
+        self._seeded = (pack.levels, seeds.reports) if seeds is not None else None
         self._pack_links.follow(
             [
                 (pack.level_edited, self._on_level_edited),
@@ -253,6 +247,8 @@ class PackValidator(QObject):
         )
         self._full_pending = True
         self._changed(soon=True)
+        if seeds is not None and seeds.first is not None and seeds.first_key is not None:
+            self._first = _First(seeds.first, seeds.first_key, self._generation)
 
     def _on_level_edited(self, level: LevelDocument) -> None:
         key = self._key(level)
@@ -393,8 +389,6 @@ class PackValidator(QObject):
     # --------------------------------------------------------------- results
     def _keep(self, result: ValidationResult) -> None:
         """Keep the reports of levels that have not changed since they were read."""
-        if result.generation <= self._adopted_at:  # of an earlier pack
-            return
         for key, entry in result.kept.items():
             if entry.version == self._versions.get(key, 0) and key in self._by_key:
                 self._kept[key] = entry
