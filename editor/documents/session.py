@@ -115,13 +115,14 @@ class Session(QObject):
 
     def _on_pack_level_inserted(self, index: int) -> None:
         assert self._pack is not None
-        self.set_level(self._pack.levels[index])
+        self.set_level(self._pack.level_at(index))
 
     def _on_pack_level_removed(self, index: int) -> None:
-        assert self._pack is not None
-        levels = self._pack.levels
-        if self._level is not None and not self._pack.has_level(self._level):
-            self.set_level(levels[min(index, len(levels) - 1)] if levels else None)
+        pack = self._pack
+        assert pack is not None
+        if self._level is not None and not pack.has_level(self._level):  # not a list copy
+            count = pack.level_count()
+            self.set_level(pack.level_at(min(index, count - 1)) if count else None)
 
     def _on_pack_level_edited(self, level: LevelDocument) -> None:
         """Show the level an edit just changed: undo and redo may reach any level."""

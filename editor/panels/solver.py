@@ -344,8 +344,8 @@ class SolverPanel(QWidget):
 
     def _on_curve_level_clicked(self, index: int) -> None:
         pack = self.session.pack
-        if pack is not None and 0 <= index < len(pack.levels):
-            self.session.set_level(pack.levels[index])
+        if pack is not None and 0 <= index < pack.level_count():
+            self.session.set_level(pack.level_at(index))
 
     def _recheck_stale(self) -> None:
         level, outcome = self.session.level, self._outcome()

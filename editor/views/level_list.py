@@ -167,7 +167,7 @@ class LevelsModel(QStringListModel):
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if self._pack is None or not index.isValid() or role != Qt.ItemDataRole.EditRole:
             return False
-        level = self._pack.levels[index.row()]
+        level = self._pack.level_at(index.row())
         return level.set_properties(replace(level.properties, title=str(value).strip()))
 
     def moveRows(
@@ -374,5 +374,5 @@ class LevelListPanel(QWidget):
 
     def _on_view_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         pack = self._session.pack
-        if pack is not None and current.isValid() and current.row() < len(pack.levels):
-            self._session.set_level(pack.levels[current.row()])
+        if pack is not None and current.isValid() and current.row() < pack.level_count():
+            self._session.set_level(pack.level_at(current.row()))  # no copy of every level
