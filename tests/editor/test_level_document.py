@@ -190,3 +190,14 @@ def test_new_and_duplicated_levels_get_free_ids_through_renames_and_undo(session
     pack.remove_level(pack.levels.index(added))  # "level-3" is free again
     assert pack.unique_level_id("level-3") == "level-3"
     assert len(set(ids())) == len(ids())
+
+
+def test_a_pack_read_from_a_file_knows_its_ids_before_the_first_new_level(qapp) -> None:
+    from editor.documents.pack import PackDocument
+    from tests.support import grid_level, pack_document
+
+    levels = [grid_level(["baba"], level_id) for level_id in ("level-4", "level-2", "c")]
+    pack = PackDocument.from_data(pack_document(*levels, pack_id="read"))
+    assert pack.add_level(3).level_id == "level-3"  # "level-4" (a fourth level's) is taken
+    assert pack.add_level(4).level_id == "level-5"
+    assert pack.add_level(5).level_id == "level-6"
