@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from bench_open_save import busy, checked, measure, pack_of  # noqa: E402
-from bench_problems import Heartbeat  # noqa: E402
+from bench_problems import Heartbeat, spin  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -70,13 +70,6 @@ class Collections:
             self.long.append(took)
 
 
-def settle(app: QApplication, seconds: float) -> None:
-    ends = time.perf_counter() + seconds
-    while time.perf_counter() < ends:
-        app.processEvents()
-        time.sleep(0.002)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--levels", type=int, default=10_000)
@@ -95,7 +88,7 @@ def main() -> int:
         )
         window.resize(1360, 860)
         window.show()
-        settle(app, 0.1)
+        spin(app, 0.1)
         validator = window.validation_panel.validator
         seconds, _block = measure(
             app,
@@ -104,7 +97,7 @@ def main() -> int:
         )
         measure(app, lambda: None, lambda: checked(validator))
         print(f"pack: {args.levels:,} levels, opened in {seconds:.1f} s\n")
-        settle(app, 0.3)
+        spin(app, 0.3)
         collections = Collections()
         actions = window.actions_by_id
         pack = window.pack
@@ -119,7 +112,7 @@ def main() -> int:
             while not checked(validator) or validator.is_busy():
                 app.processEvents()
                 time.sleep(0.0005)
-            settle(app, 0.1)
+            spin(app, 0.1)
             longest = beat.stop()
             gcs = ", ".join(f"{ms:.0f}" for ms in collections.long) or "none"
             print(
