@@ -88,6 +88,9 @@ class ValidationPanel(QWidget):
         self.toolbar = QToolBar(self)
         self.toolbar.setObjectName("validationToolBar")
         self.severity_buttons: dict[str, QToolButton] = {}
+        # A toolbar shows or hides a widget through the action it made for it: the
+        # widget's own setVisible is overruled when the toolbar lays out again.
+        self._severity_actions: dict[str, QAction] = {}
         for severity in SEVERITIES:
             button = QToolButton(self)
             button.setObjectName(f"problemsShow_{severity}")
@@ -97,7 +100,7 @@ class ValidationPanel(QWidget):
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
             button.setToolTip(f"Show {_NOUN[severity][1]}")
             button.toggled.connect(self._apply_filter)
-            self.toolbar.addWidget(button)
+            self._severity_actions[severity] = self.toolbar.addWidget(button)
             self.severity_buttons[severity] = button
         # A menu, not a combo box: the panel's only item view is the list of problems.
         self.level_filter = QToolButton(self)
@@ -209,7 +212,7 @@ class ValidationPanel(QWidget):
         counts = {s: self._counts.get(s, 0) for s in SEVERITIES}
         for severity, button in self.severity_buttons.items():
             button.setText(counted(counts[severity], severity))
-            button.setVisible(severity != CHANGED or counts[CHANGED] > 0)
+            self._severity_actions[severity].setVisible(severity != CHANGED or counts[CHANGED] > 0)
         result = self.validator.result
         busy = self.validator.is_busy()
         if busy:

@@ -574,3 +574,22 @@ def test_an_edit_keeps_the_rows_of_every_other_level_and_lists_what_f7_lists(
     assert validator.result.full
     assert (records(window), severities(window)) == (listed, kinds)
     assert dict(validator.result.counts) == {"warning": len(listed)}
+
+
+def test_the_changes_filter_shows_only_while_opening_changed_something(
+    qtbot, make_window, dialogs, tmp_path
+) -> None:
+    """It is a toolbar's widget: hidden through its widget alone, the toolbar showed it
+    again ("0 changes" on every pack)."""
+    window = make_window(PACKS_DIR / "tutorial.json")
+    checked(qtbot, window)
+    button = window.findChild(QWidget, "problemsShow_changed")
+    assert button is not None
+    panel = window.validation_panel
+    assert not button.isVisibleTo(panel)
+    assert window.findChild(QWidget, "problemsShow_warning").isVisibleTo(panel)
+    repaired = open_for_repair(make_window, dialogs, write(tmp_path / "b.json", broken_pack()))
+    checked(qtbot, repaired)
+    shown = repaired.findChild(QWidget, "problemsShow_changed")
+    qtbot.waitUntil(lambda: shown.isVisibleTo(repaired.validation_panel))  # the toolbar's layout
+    assert "change" in shown.text()
