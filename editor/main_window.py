@@ -591,8 +591,8 @@ class MainWindow(QMainWindow):
         """Whether the verifier should wait to key levels (on this thread, in slices).
 
         A save's slices come first. A check of the Problems panel runs Python on its
-        thread meanwhile, and the two threads take turns with the interpreter: the
-        verifier's 6 ms slices took 13 ms, and the window stood still that long.
+        thread meanwhile, and the two threads take turns with the interpreter: a
+        verifier slice took twice its time (6 ms slices took 13 ms), the window still.
         """
         return self.files.is_busy() or self.validation_panel.validator.is_checking()
 

@@ -68,13 +68,13 @@ SortKey = tuple[tuple[int, int | str], ...]
 class PlacedWarnings:
     """One level's warnings located in its pack, each with its sort key.
 
-    Made from ``report`` for the level at ``index`` of the pack called ``name``
-    (``starting``: a pack whose every level is empty, whose emptiness is not news);
-    :func:`check_pack` reuses it (the same object) while all four stay the same.
+    Made from ``report`` for the level at one index (the key it is kept under in
+    :attr:`PackReport.placed`) of the pack called ``name`` (``starting``: a pack
+    whose every level is empty, whose emptiness is not news); :func:`check_pack`
+    reuses it (the same object) while all of these stay the same.
     """
 
     report: LevelReport
-    index: int
     name: str
     starting: bool
     keyed: tuple[tuple[SortKey, Problem], ...]
@@ -244,7 +244,7 @@ def _placed(name: str, index: int, report: LevelReport, starting: bool) -> Place
         if not (starting and p.code == "empty-level")
     ]
     keyed.sort(key=itemgetter(0))  # stable, as the pack's sort: a level's come out in order
-    return PlacedWarnings(report, index, name, starting, tuple(keyed))
+    return PlacedWarnings(report, name, starting, tuple(keyed))
 
 
 @functools.lru_cache(maxsize=4096)
