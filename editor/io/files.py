@@ -279,6 +279,10 @@ class PackFiles(QObject):
         """
         validator = self._validator
         if validator is not None and validator.pack is self.pack:
+            # The last edit's repaints first, on their own: started beside the check,
+            # every call they make into Qt waits for the interpreter the check holds
+            # (an edit then Ctrl+S held the window 17-22 ms on 10,000 levels).
+            next_turn()
             validator.check_now()
             busy.progress = validator.progress
             busy.until(lambda: validator.is_current() or not validator.is_busy())
