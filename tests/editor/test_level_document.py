@@ -201,3 +201,41 @@ def test_a_pack_read_from_a_file_knows_its_ids_before_the_first_new_level(qapp) 
     assert pack.add_level(3).level_id == "level-3"  # "level-4" (a fourth level's) is taken
     assert pack.add_level(4).level_id == "level-5"
     assert pack.add_level(5).level_id == "level-6"
+
+
+def test_a_duplicated_level_holds_everything_the_source_does_and_shares_nothing_mutable(
+    qapp,
+) -> None:
+    """Duplicate Level copies the document rather than writing it out and reading it
+    back: the copy must still carry automata, off-board records and unknown fields,
+    and editing them in the copy must leave the source as it was."""
+    from editor.documents.pack import PackDocument
+
+    data = {
+        "id": "src",
+        "title": "Source",
+        "width": 4,
+        "height": 2,
+        "entities": [
+            {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 0, "note": {"by": ["a"]}},
+            {"id": 2, "kind": "word", "text": "BABA", "x": 1, "y": 0},
+            {"id": 7, "kind": "object", "noun": "ROCK", "x": 9, "y": 9},  # off the board
+        ],
+        "automata": [{"entity": 1, "property": "MOVE", "pattern": [{"dir": "right"}]}],
+        "hint": {"steps": [1, 2]},
+    }
+    pack = PackDocument.untitled()
+    pack.write_remove_level(0)
+    pack.write_insert_level(0, LevelDocument.from_data(data, []))
+    source = pack.levels[0]
+    copy = pack.duplicate_level(0)
+    expected = dict(source.to_data(), id="src-copy", title="Source (copy)")
+    assert copy.to_data() == expected
+    # the copy's own structures, not the source's:
+    copy._extra["automata"][0]["pattern"].append({"dir": "left"})
+    copy._extra["hint"]["steps"].append(3)
+    copy._entity_extra[1]["note"]["by"].append("b")
+    copy._unshown[0]["x"] = 0
+    assert source.to_data() == dict(expected, id="src", title="Source")
+    assert copy.add_on_top([Pos(3, 1)], BABA)
+    assert copy.stack_at(Pos(3, 1))[0].id == 8

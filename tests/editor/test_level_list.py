@@ -8,7 +8,7 @@ from types import FrameType
 
 from PySide6.QtCore import QModelIndex, Qt
 
-from editor.documents.pack import PackDocument
+from editor.documents.pack import SEARCHES_BEFORE_ROWS, PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
 from editor.views.level_list import FILL_LATER_FROM, LevelListPanel, LevelsModel
@@ -201,3 +201,34 @@ def test_a_large_packs_rows_come_in_a_turn_of_their_own_as_the_pack_is_then(qtbo
     pack.add_level(0)  # and the pack is followed from then on
     assert panel.model.rowCount() == pack.level_count()
     assert panel.model.stringList()[4] == "Renamed"
+
+
+def test_positions_and_membership_follow_adds_removes_moves_and_undos(qapp) -> None:
+    """A level's position is searched for just after levels come or go, then mapped
+    (``SEARCHES_BEFORE_ROWS``); both answers, and membership, must follow every change."""
+    pack = PackDocument.untitled()
+    pack.add_level(1)
+    pack.add_level(2)
+    gone = pack.levels[1]
+    pack.remove_level(1)
+    pack.duplicate_level(0)
+    pack.move_level(0, 2)
+
+    def check() -> None:
+        levels = pack.levels
+        for _ in range(SEARCHES_BEFORE_ROWS + 2):  # searched first, then mapped
+            assert [pack.row_of(level) for level in levels] == list(range(len(levels)))
+        assert all(pack.has_level(level) for level in levels)
+        assert pack.row_of(gone) is None
+        assert not pack.has_level(gone)
+
+    check()
+    pack.undo_stack.undo()  # the move
+    check()
+    pack.undo_stack.undo()  # the duplicate
+    check()
+    pack.undo_stack.undo()  # the remove: ``gone`` is back
+    assert pack.row_of(gone) == 1
+    assert pack.has_level(gone)
+    pack.undo_stack.redo()
+    check()

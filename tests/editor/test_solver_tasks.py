@@ -222,7 +222,11 @@ def test_a_verification_waits_in_the_queue_as_text_and_gets_the_same_verdict(
 @pytest.mark.parametrize(
     ("late_ms", "keyed"),
     [(0.0, 12), (2.0, 5), (30.0, 3)],
-    ids=["an idle turn", "a turn with 2 ms of other work", "a turn after an action and its repaint"],
+    ids=[
+        "an idle turn",
+        "a turn with 2 ms of other work",
+        "a turn after an action and its repaint",
+    ],
 )
 def test_a_keying_slice_takes_only_what_is_left_of_its_turn(
     qapp: Any, tmp_path: Path, monkeypatch: Any, late_ms: float, keyed: int
@@ -259,7 +263,8 @@ def test_a_keying_slice_takes_only_what_is_left_of_its_turn(
         verifier._next_slice(0)  # as the pack's adoption asked, at "now"
         now[0] += late_ms / 1000  # what ran in the turn before the slice
         verifier._pump()  # what the slice's timer calls
-        assert solve_pack.SLICE_MS == 4.0 and solve_pack.MIN_SLICE_MS == 1.0
+        assert solve_pack.SLICE_MS == 4.0
+        assert solve_pack.MIN_SLICE_MS == 1.0
         assert len(counted) == keyed
         assert verifier.busy()  # the rest waits for the next turns
     finally:
