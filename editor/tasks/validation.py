@@ -37,6 +37,7 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.tasks.background import TaskFailure, TaskResult, TaskRunner
 from editor.tasks.progress import Progress
+from editor.tasks.turns import in_own_turn
 from editor.tasks.validation_check import (
     CHANGED,
     ERROR,
@@ -66,8 +67,6 @@ __all__ = [
 
 #: Quiet time after an edit before the pack is checked again.
 DEBOUNCE_MS = 80
-#: After a new pack: a pass of the event loop later (a zero timer may share the pass).
-SOON_MS = 10
 #: The longest the UI thread spends taking snapshots before it lets events in.
 SLICE_SECONDS = 0.004
 
@@ -143,6 +142,7 @@ class PackValidator(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._start)
+        self._soon = False  # a new pack's first check waits for its own turn (turns.py)
         self._slicer = QTimer(self)
         self._slicer.setSingleShot(True)
         self._slicer.setInterval(0)
@@ -167,8 +167,7 @@ class PackValidator(QObject):
 
     def check_now(self) -> None:
         """Start the check an edit scheduled without waiting for the author to pause."""
-        if self._timer.isActive():
-            self._timer.stop()
+        if self._timer.isActive() or self._soon:
             self._start()
 
     def is_current(self) -> bool:
@@ -202,7 +201,12 @@ class PackValidator(QObject):
         self._seeds = _Seeds(pack, tuple(reports), first, first_key)
 
     def is_busy(self) -> bool:
-        return self._timer.isActive() or self._collecting is not None or self._runner.is_busy()
+        return (
+            self._timer.isActive()
+            or self._soon
+            or self._collecting is not None
+            or self._runner.is_busy()
+        )
 
     def is_checking(self) -> bool:
         """Whether a check runs on the background thread right now."""
@@ -300,18 +304,30 @@ class PackValidator(QObject):
         return tuple(map(keys.__getitem__, levels))
 
     def _changed(self, *, delay: bool = True, soon: bool = False) -> None:
-        """Schedule a check: after the author pauses (``delay``), a turn of the event
-        loop later (``soon``: a new pack, whose adoption already fills this turn), or now."""
+        """Schedule a check: after the author pauses (``delay``), in a turn of the event
+        loop of its own (``soon``: a new pack, whose adoption already fills this turn,
+        and other panels take theirs), or now."""
         self._generation += 1
-        if delay or soon:
-            self._timer.start(SOON_MS if soon else DEBOUNCE_MS)
+        if soon:
+            self._timer.stop()
+            if not self._soon:
+                self._soon = True
+                in_own_turn(self, self._start_soon)
+        elif delay:
+            self._timer.start(DEBOUNCE_MS)
         else:
             self._timer.stop()
             self._start()
         self.busy_changed.emit(True)
 
     # ------------------------------------------------------------ snapshots
+    def _start_soon(self) -> None:
+        if self._soon:  # else a check started meanwhile (check_now, F7)
+            self._start()
+
     def _start(self) -> None:
+        self._timer.stop()
+        self._soon = False
         pack = self._pack
         if pack is None:
             return

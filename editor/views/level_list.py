@@ -30,7 +30,6 @@ from PySide6.QtCore import (
     QSize,
     QStringListModel,
     Qt,
-    QTimer,
     SignalInstance,
 )
 from PySide6.QtGui import QAction, QColor, QPainter, QPalette
@@ -50,14 +49,12 @@ from editor.documents.level import LevelDocument, list_names
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.tasks.solve_pack import LevelStatus
+from editor.tasks.turns import in_own_turn
 from editor.views.verdict_style import paint_pill, pill_width
 
 ROW_MIME = "application/x-rulegrid-level-row"
 #: From how many levels the list shows a new pack's rows in a turn of their own.
 FILL_LATER_FROM = 1_000
-#: How long after the adopting turn they come: long enough that the event loop
-#: paints and answers input in between (a zero timer may run in the same pass).
-FILL_DELAY_MS = 10
 Index = QModelIndex | QPersistentModelIndex
 #: A row's verified status (``LevelStatus`` or ``None``); its one word is ``.kind``.
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -107,7 +104,7 @@ class LevelsModel(QStringListModel):
             self._fill()
         else:
             self.setStringList([])
-            QTimer.singleShot(FILL_DELAY_MS, self, self._fill)
+            in_own_turn(self, self._fill)
 
     def _fill(self) -> None:
         pack = self._pack
