@@ -332,8 +332,16 @@ class LevelListPanel(QWidget):
         session.pack_changed.connect(self._on_session_pack_changed)
         session.level_changed.connect(self._on_session_level_changed)
         self.view.selectionModel().currentRowChanged.connect(self._on_view_current_changed)
-        self.model.rowsMoved.connect(lambda *_: self._on_session_level_changed(session.level))
-        self.model.modelReset.connect(lambda: self._on_session_level_changed(session.level))
+        # The session takes a new or neighbouring level as the pack changes, before
+        # the model's rows follow; once they have, the highlighted row is set again
+        # (else it slides on with the rows after an insert or a removal).
+        for done in (
+            self.model.rowsMoved,
+            self.model.rowsInserted,
+            self.model.rowsRemoved,
+            self.model.modelReset,
+        ):
+            done.connect(self._on_rows_changed)
         if session.pack is not None:
             self._on_session_pack_changed(session.pack)
 
@@ -359,6 +367,9 @@ class LevelListPanel(QWidget):
 
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         self.model.set_pack(pack)
+        self._on_session_level_changed(self._session.level)
+
+    def _on_rows_changed(self, *_: object) -> None:
         self._on_session_level_changed(self._session.level)
 
     def _on_session_level_changed(self, level: LevelDocument | None) -> None:

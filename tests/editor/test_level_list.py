@@ -89,6 +89,33 @@ def test_level_actions_add_duplicate_move_delete_and_undo(make_window) -> None:
     assert window.history.stack() is pack.undo_stack
 
 
+def test_the_list_highlights_the_current_level_after_every_level_action(make_window) -> None:
+    """The session takes the new (or the neighbouring) level before the list's rows
+    have moved: the row it highlighted then slid on to the next level (Duplicate Level
+    showed the copy on the board and the level after it highlighted)."""
+    window = make_window()
+    pack = window.pack
+    trigger(window, "actionAddLevel")
+    trigger(window, "actionAddLevel")
+    window.session.set_level(pack.levels[0])
+    view = window.level_list.view
+    for action in (
+        "actionDuplicateLevel",
+        "actionAddLevel",
+        "actionDeleteLevel",
+        "actionUndo",
+        "actionUndo",
+        "actionRedo",
+        "actionMoveLevelDown",
+        "actionDeleteLevel",
+        "actionUndo",
+    ):
+        trigger(window, action)
+        row = pack.row_of(window.level)
+        assert window.level_list.current_row() == row, action
+        assert view.currentIndex().data() == (window.level.title or window.level.level_id)
+
+
 def test_level_properties_resize_with_an_anchor(make_window, dialogs) -> None:
     window = make_window()
     use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
