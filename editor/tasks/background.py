@@ -281,13 +281,26 @@ class _Mailbox(QObject):
 _mailbox: _Mailbox | None = None
 
 
+Q = TypeVar("Q", bound=QObject)
+
+
+def app_object(held: Q | None, make: Callable[[QObject], Q], needs: str) -> Q:
+    """``held`` while its C++ object lives, else a new one made as the application's child.
+
+    For the UI thread's few process-wide helpers (the mailbox, the turns): a test's
+    application may end and another begin, taking its children with it.
+    """
+    if held is not None and shiboken6.isValid(held):
+        return held
+    app = QCoreApplication.instance()
+    if app is None:
+        raise RuntimeError(f"{needs} needs a QApplication")
+    return make(app)
+
+
 def _the_mailbox() -> _Mailbox:
     global _mailbox
-    if _mailbox is None or not shiboken6.isValid(_mailbox):
-        app = QCoreApplication.instance()
-        if app is None:
-            raise RuntimeError("background work needs a QApplication")
-        _mailbox = _Mailbox(app)
+    _mailbox = app_object(_mailbox, _Mailbox, "background work")
     return _mailbox
 
 

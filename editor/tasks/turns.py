@@ -21,7 +21,9 @@ from collections import deque
 from collections.abc import Callable
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtCore import QObject, QTimer
+
+from editor.tasks.background import app_object
 
 
 class _Turns(QObject):
@@ -63,11 +65,7 @@ _turns: _Turns | None = None
 
 def _the_turns() -> _Turns:
     global _turns
-    if _turns is None or not shiboken6.isValid(_turns):
-        app = QCoreApplication.instance()
-        if app is None:
-            raise RuntimeError("turns of the event loop need a QApplication")
-        _turns = _Turns(app)
+    _turns = app_object(_turns, _Turns, "a queue of turns of the event loop")
     return _turns
 
 
