@@ -27,7 +27,7 @@ from editor.commands import (
     RemoveLevelCommand,
 )
 from editor.connections import Connections
-from editor.documents.level import LevelDocument, level_data, read_level_parts
+from editor.documents.level import LevelDocument, level_data, list_names, read_level_parts
 from editor.documents.reading import NOT_SHOWN, LevelParts, unexplained_changes
 from editor.documents.values import LevelProperties, NounSpec, PackProperties
 
@@ -97,6 +97,11 @@ class PackDocument(QObject):
         # The levels as a set, kept as they come and go: whether a level is in the
         # pack is asked at every add, delete and level change.
         self._members: set[LevelDocument] = set()
+        # The levels' names as the level list shows them, collected while the pack is
+        # built (each level's properties are at hand then) and dropped at any change
+        # of levels or of a level's properties. Read afresh after opening, 10,000
+        # levels scattered over a large heap took 5-7 ms of the list's first fill.
+        self._names: list[str] | None = []
         # How many levels use each id, counted as levels come and go (also while the
         # pack is built), dropped when a level's properties change and counted again
         # when next asked: a new level's free id in a pack of 10,000 took 5-8 ms to
@@ -216,6 +221,12 @@ class PackDocument(QObject):
             self._rows = {lv: i for i, lv in enumerate(self._levels)}
         return self._rows.get(level)
 
+    def level_names(self) -> list[str]:
+        """Each level's name as the level list shows it (``list_names``), in play order."""
+        if self._names is None:
+            self._names = list_names(self._levels)
+        return list(self._names)
+
     def has_level(self, level: LevelDocument) -> bool:
         return level in self._members
 
@@ -334,7 +345,7 @@ class PackDocument(QObject):
     def write_move_level(self, source: int, target: int) -> None:
         self.level_about_to_be_moved.emit(source, target)
         self._levels.insert(target, self._levels.pop(source))
-        self._rows, self._searches = None, 0
+        self._rows, self._searches, self._names = None, 0, None
         self.level_moved.emit(source, target)
 
     def write_noun(self, name: str, spec: NounSpec | None) -> None:
@@ -354,6 +365,9 @@ class PackDocument(QObject):
         self._adopt(level)
         self._levels.append(level)
         self._members.add(level)
+        if self._names is not None:
+            props = level.properties
+            self._names.append(props.title or props.level_id)
         if self._ids is not None:
             self._ids[level.level_id] += 1
         self._automata_version += 1
@@ -374,12 +388,13 @@ class PackDocument(QObject):
 
     def _levels_changed(self) -> None:
         """A level came or went: positions and the automata across levels may differ."""
-        self._rows, self._searches = None, 0
+        self._rows, self._searches, self._names = None, 0, None
         self._automata_version += 1
 
     def _on_level_edited(self, level: LevelDocument, what: str) -> None:
         if what == "properties":
             self._ids = None  # its id may have changed
+            self._names = None  # and its title
             row = self.row_of(level)
             if row is not None:  # not for a level removed from the pack
                 self.level_changed.emit(row)

@@ -112,7 +112,7 @@ class LevelsModel(QStringListModel):
             return
         self._filled = pack
         self._pack_links.follow(self._wiring(pack))
-        self.setStringList(list_names(pack.levels))  # one reset
+        self.setStringList(pack.level_names())  # one reset
 
     def _wiring(self, pack: PackDocument) -> list[Link]:
         # The pack has changed when its "done" signals arrive; each base-class step

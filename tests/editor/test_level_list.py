@@ -8,11 +8,13 @@ from types import FrameType
 
 from PySide6.QtCore import QModelIndex, Qt
 
+from editor.documents.level import list_names
 from editor.documents.pack import SEARCHES_BEFORE_ROWS, PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
 from editor.views.level_list import FILL_LATER_FROM, LevelListPanel, LevelsModel
 from tests.editor.window_driver import click, tokens, trigger, use
+from tests.support import grid_level, pack_document
 
 
 def titles(pack: PackDocument) -> list[str]:
@@ -259,3 +261,28 @@ def test_positions_and_membership_follow_adds_removes_moves_and_undos(qapp) -> N
     assert pack.has_level(gone)
     pack.undo_stack.redo()
     check()
+
+
+def test_the_names_kept_from_building_follow_every_change(qapp) -> None:
+    """A read pack keeps its levels' names from when it was built, for the list's first
+    fill; every change of levels or of a level's title or id must drop them."""
+    data = pack_document(*(grid_level(["baba . flag"], f"l{n}") for n in range(4)))
+    data["levels"][0]["title"] = "First"  # the others are untitled: listed by their ids
+    pack = PackDocument.from_data(data)
+    assert pack.level_names() == list_names(pack.levels) == ["First", "l1", "l2", "l3"]
+    level = pack.levels[2]
+    steps = [
+        lambda: level.set_properties(replace(level.properties, title="Third")),
+        lambda: pack.duplicate_level(0),
+        lambda: pack.move_level(0, 3),
+        lambda: pack.remove_level(1),
+        lambda: pack.add_level(0),
+        lambda: pack.levels[1].set_properties(replace(pack.levels[1].properties, level_id="x")),
+    ]
+    for step in steps:
+        step()
+        assert pack.level_names() == list_names(pack.levels)
+    while pack.undo_stack.canUndo():
+        pack.undo_stack.undo()
+        assert pack.level_names() == list_names(pack.levels)
+    assert pack.level_names() == ["First", "l1", "l2", "l3"]
