@@ -51,13 +51,15 @@ class _Turns(QObject):
             self._timer.start()
             return
         self._skip = True
-        while self._steps:
-            owner, step = self._steps.popleft()
-            if shiboken6.isValid(owner):  # a closed window's panels hear nothing
-                step()
-                break
-        if self._steps:
-            self._timer.start()
+        try:
+            while self._steps:
+                owner, step = self._steps.popleft()
+                if shiboken6.isValid(owner):  # a closed window's panels hear nothing
+                    step()
+                    break
+        finally:  # a step that raised leaves the others their turns
+            if self._steps:
+                self._timer.start()
 
 
 _turns: _Turns | None = None

@@ -57,3 +57,18 @@ def test_a_step_of_a_destroyed_owner_is_skipped_and_the_next_still_runs(qtbot) -
     qtbot.waitUntil(lambda: ran == ["kept"])
     qtbot.wait(20)
     assert ran == ["kept"]
+
+
+def test_a_step_that_raises_leaves_the_others_their_turns(qtbot, monkeypatch) -> None:
+    owner = QObject()
+    ran: list[str] = []
+    raised: list[BaseException] = []
+    monkeypatch.setattr("sys.excepthook", lambda _type, value, _tb: raised.append(value))
+
+    def fails() -> None:
+        raise RuntimeError("a broken step")
+
+    in_own_turn(owner, fails)
+    in_own_turn(owner, lambda: ran.append("after"))
+    qtbot.waitUntil(lambda: ran == ["after"])
+    assert [str(e) for e in raised] == ["a broken step"]
