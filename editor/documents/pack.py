@@ -345,7 +345,7 @@ class PackDocument(QObject):
     def write_move_level(self, source: int, target: int) -> None:
         self.level_about_to_be_moved.emit(source, target)
         self._levels.insert(target, self._levels.pop(source))
-        self._rows, self._searches, self._names = None, 0, None
+        self._order_changed()
         self.level_moved.emit(source, target)
 
     def write_noun(self, name: str, spec: NounSpec | None) -> None:
@@ -388,8 +388,12 @@ class PackDocument(QObject):
 
     def _levels_changed(self) -> None:
         """A level came or went: positions and the automata across levels may differ."""
-        self._rows, self._searches, self._names = None, 0, None
+        self._order_changed()
         self._automata_version += 1
+
+    def _order_changed(self) -> None:
+        """Positions and names in play order are no longer known."""
+        self._rows, self._searches, self._names = None, 0, None
 
     def _on_level_edited(self, level: LevelDocument, what: str) -> None:
         if what == "properties":

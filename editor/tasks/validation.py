@@ -335,12 +335,17 @@ class PackValidator(QObject):
             return
         pack = self._pack
         if pack is not None and self._order is None:
-            base = None if self._keys else self._next_key  # a fresh pack's first key
-            self._order = self._keyed(pack.levels)
-            self._prekeyed = (base,)
+            self._prekeyed = self._key_order(pack)
             in_own_turn(self, self._start_soon)
             return
         self._start()
+
+    def _key_order(self, pack: PackDocument) -> tuple[int | None]:
+        """Key the pack's levels in play order (``_order``); the first key a fresh pack's
+        levels were given, or ``None`` when keys had been given before."""
+        base = None if self._keys else self._next_key
+        self._order = self._keyed(pack.levels)
+        return (base,)
 
     def _start(self) -> None:
         self._timer.stop()
@@ -351,12 +356,11 @@ class PackValidator(QObject):
         first, self._first = self._first, None
         prekeyed, self._prekeyed = self._prekeyed, None
         if self._order is None:
-            base = None if self._keys else self._next_key  # a fresh pack's first key
-            self._order = self._keyed(pack.levels)
-            prekeyed = (base,)
+            prekeyed = self._key_order(pack)
         if prekeyed is not None and first is not None and self._show_first(pack, first, *prekeyed):
             return
         order = self._order
+        assert order is not None  # keyed above, or in the turn before
         missing = [key for key in order if key not in self._kept]
         path = pack.path
         name = "<pack>" if path is None else path.stem if path.suffix == ".json" else path.name
