@@ -13,7 +13,8 @@ step (tests/engine/test_parity.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from engine.context import LevelContext
@@ -31,7 +32,10 @@ from engine.solve.walk import Shortcut, WalkShortcut
 
 __all__ = ["DIRECTIONS", "CompactLevel", "Expansion", "Successor"]
 
-_View = tuple[list[int], list[int], list[int], bool]  # flags, YOU slots, linked slots, walkable
+# the cells a plain walk must not enter, read from a position's fields
+_Solid = Callable[[Sequence[int]], tuple[int, ...]]
+# flags, YOU slots, linked slots, walkable, and the solid cells (None: no plain walk)
+_View = tuple[list[int], list[int], list[int], bool, _Solid | None]
 
 # what a state record (Game.state()) or a snapshot position may hold; all but
 # entities and phases is derived, so it is read by no one here
@@ -53,6 +57,10 @@ _STATE_KEYS = frozenset(
 _AUTOMATON_KEYS = frozenset(
     {"id", "subject", "property", "pattern", "phase", "active", "carriers", "instanceIds", "next"}
 )
+
+
+def _nothing(vector: Sequence[int]) -> tuple[int, ...]:
+    return ()
 
 
 class CompactLevel:
@@ -83,6 +91,7 @@ class CompactLevel:
         self._one_byte, self._unpacked = codec.itemsize == 1, codec.unpacked
         # meanings under which no walk is arithmetic: carriers act, FRAIL objects may crumble
         self._no_walk = CARRY | (FRAILS if self.turns.leftovers is not None else 0)
+        self._shift = self.walks.shift
 
     def rules(self, key: int) -> tuple[Rule, ...]:
         """The rules of a settled position, as the public engine reports them."""
@@ -164,7 +173,7 @@ class CompactLevel:
         restored record (:meth:`key_of`): such a position has no pending contact
         (a word that sinks only removes rules), so none is looked for.
         """
-        raw, vector, meaning, flags, movers, links, walks = self._unpack(key)
+        raw, vector, meaning, flags, movers, links, walks, _ = self._unpack(key)
         expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, False)
         if not settled and meaning.union & (SINKS | DEFEATS):
             expansion.pending = self._pending(expansion)
@@ -173,11 +182,13 @@ class CompactLevel:
 
     def _unpack(
         self, key: int
-    ) -> tuple[bytes, Sequence[int], Meaning, list[int], list[int], bool, bool]:
+    ) -> tuple[bytes, Sequence[int], Meaning, list[int], list[int], bool, bool, _Solid | None]:
         """A settled position's bytes, fields, meaning, slot flags, YOU slots, links, walkability.
 
         Links says some present object has a noun link; walkability that the
-        walk shortcut may try its turns (YOU, no link, no carrier or FRAIL).
+        walk shortcut may try its turns (YOU, no link, no carrier or FRAIL). The
+        last reads the cells :meth:`_plain_walks` must not enter (``None`` when
+        a YOU object has another property than YOU, or the walk shortcut may not try).
         """
         codec = self.codec
         raw = (key ^ codec.base).to_bytes(codec.nbytes, "little")
@@ -195,11 +206,12 @@ class CompactLevel:
         view = None if views is None else views.get(nouns)
         if view is None:
             view = self._view(meaning, nouns, vector)
-        flags, you, linked, walkable = view
+        flags, you, linked, walkable, solid = view
         gone = self._gone
         movers = [slot for slot in you if vector[slot] != gone]
         links = any(vector[slot] != gone for slot in linked) if linked else False
-        return raw, vector, meaning, flags, movers, links, walkable and bool(movers) and not links
+        walkable = walkable and bool(movers) and not links
+        return raw, vector, meaning, flags, movers, links, walkable, solid if walkable else None
 
     def _pending(self, expansion: Expansion) -> bool:
         """Whether a restored position holds a contact its own rules would resolve."""
@@ -235,7 +247,13 @@ class CompactLevel:
             if len(self._views) >= 1 << 12:
                 self._views.clear()
             views = self._views[meaning] = {}
-        view = flags, you, linked, not meaning.union & self._no_walk
+        solid: _Solid | None = None
+        if all(flags[slot] == YOUS for slot in you):
+            # the cells of everything with a property but YOU (a gone one's is no cell);
+            # the first slot twice, so that one slot still gives a tuple
+            slots = [slot for slot in range(codec.n) if flags[slot] & ~YOUS]
+            solid = itemgetter(slots[0], *slots) if slots else _nothing
+        view = flags, you, linked, not meaning.union & self._no_walk, solid
         views[nouns] = view
         return view
 
@@ -275,11 +293,17 @@ class CompactLevel:
         answers from the key's bytes; an :class:`Expansion` is built only for a
         turn that needs the general phases.
         """
-        raw, vector, meaning, flags, movers, links, walkable = self._unpack(key)
+        raw, vector, meaning, flags, movers, links, walkable, solid = self._unpack(key)
         if not movers:
             return [None, None, None, None]
         if walkable:
-            quick = self.walks.walks(key, raw, vector, flags, movers, meaning)
+            if solid is not None and len(movers) > 1:
+                plain = self._plain_walks(key, vector, movers, set(solid(vector)))
+                if Shortcut.FULL_TURN not in plain:
+                    return [answer if isinstance(answer, tuple) else None for answer in plain]
+                quick = self.walks.walks(key, raw, vector, flags, movers, meaning, plain)
+            else:
+                quick = self.walks.walks(key, raw, vector, flags, movers, meaning)
             if Shortcut.FULL_TURN not in quick:
                 return [answer if isinstance(answer, tuple) else None for answer in quick]
         else:
@@ -293,6 +317,34 @@ class CompactLevel:
                 out.append(None if turned is None else (encode(turned[0]), turned[1], turned[2]))
             else:
                 out.append(None if answer is Shortcut.REJECTED else answer)
+        return out
+
+    def _plain_walks(
+        self, key: int, vector: Sequence[int], movers: list[int], solid: set[int]
+    ) -> list[Child | Shortcut]:
+        """The turns in which every YOU object walks into a free cell or stays at the edge.
+
+        Its YOU objects have no other property (else there is no ``solid``) and
+        every cell they enter holds nothing with one, so nothing is pushed,
+        blocks, sinks, defeats or wins, and the movers cannot meet each other:
+        the successor is the key with their cells changed, in any order. Any
+        other direction is :attr:`Shortcut.FULL_TURN` here, for the walk
+        shortcut to answer.
+        """
+        shift = self._shift
+        out: list[Child | Shortcut] = []
+        for step in self.grid.step:
+            child = key
+            for mover in movers:
+                origin = vector[mover]
+                cell = step[origin]
+                if cell >= 0:
+                    if cell in solid:
+                        out.append(Shortcut.FULL_TURN)
+                        break
+                    child ^= (origin ^ cell) << shift[mover]
+            else:
+                out.append((child, False, True) if child != key else Shortcut.REJECTED)
         return out
 
     def step(self, key: int, direction: int, crumbled: Crumbles | None = None) -> Successor | None:

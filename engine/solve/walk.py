@@ -97,8 +97,12 @@ class WalkShortcut:
         flags: list[int],
         movers: list[int],
         meaning: Meaning,
+        known: list[Child | Shortcut] | None = None,
     ) -> list[Child | Shortcut]:
         """Each direction's successor, or :attr:`Shortcut.FULL_TURN` where a turn needs more.
+
+        ``known`` gives answers already found (a plain walk's): only its
+        directions marked :attr:`Shortcut.FULL_TURN` are worked out here.
 
         ``raw``, ``vector``, ``flags``, ``movers`` and ``meaning`` are the
         position's, as in :class:`~engine.solve.turn.Expansion`; the caller
@@ -122,6 +126,9 @@ class WalkShortcut:
         orders = self.orders(movers, vector) if several else None
         out: list[Child | Shortcut] = []
         for direction, step in enumerate(self.grid.step):
+            if known is not None and known[direction] is not Shortcut.FULL_TURN:
+                out.append(known[direction])
+                continue
             order = movers if orders is None else orders[direction]
             child = seen = key  # ``seen``: the position ``search`` and ``now`` read
             search, now = find, vector

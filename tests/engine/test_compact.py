@@ -304,8 +304,17 @@ def test_noun_fields_are_packed_and_a_transformed_board_round_trips(width: int) 
 
 
 def walks_agree_with_full_turns(compact: CompactLevel, key: int) -> int:
-    """Assert the walk shortcut equals the full turn wherever it answers; how many it did."""
+    """Assert the walk shortcut equals the full turn wherever it answers; how many it did.
+
+    The search's turns (:meth:`CompactLevel.children`: plain walks, then the
+    walk shortcut, then full turns) must equal the full turns everywhere.
+    """
     expansion = compact.expansion(key, settled=True)
+    children = compact.children(key)
+    for direction, child in enumerate(children):
+        full = compact.turns.turn(expansion, direction)
+        expected = None if full is None else (compact.codec.encode(full[0]), *full[1:])
+        assert child == expected, direction
     if not expansion.simple:
         return 0
     answered = 0
@@ -323,6 +332,25 @@ def walks_agree_with_full_turns(compact: CompactLevel, key: int) -> int:
             assert full is not None, direction
             assert quick == (compact.codec.encode(full[0]), *full[1:]), direction
     return answered
+
+
+def test_plain_walks_answer_most_turns_of_three_movers_with_no_other_property() -> None:
+    # biy-42's three BABA objects are only YOU: most of their turns are plain walks,
+    # answered without the walk shortcut's search of the key (and equal to full turns)
+    record = keke_corpus()["levels"][21]
+    compact = CompactLevel(keke_level(record))
+    key, plain = compact.start_key, 0
+    for letter in record["solution"]:
+        walks_agree_with_full_turns(compact, key)
+        _, vector, _, _, movers, _, _, solid = compact._unpack(key)
+        assert solid is not None
+        assert len(movers) == 3
+        answers = compact._plain_walks(key, vector, movers, set(solid(vector)))
+        plain += sum(answer is not Shortcut.FULL_TURN for answer in answers)
+        out = compact.step(key, "UDLR".index(letter))
+        assert out is not None
+        key = out.key
+    assert plain >= 3 * len(record["solution"])  # 141 of 172 directions
 
 
 @st.composite

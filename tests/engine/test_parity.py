@@ -39,6 +39,8 @@ def play_both(
     """Play ``moves`` both ways, asserting agreement at every step; the public events.
 
     With ``snapshot`` both start from that restored position instead of the start.
+    A settled position's turns are also compared with the search's
+    :meth:`CompactLevel.children` (its plain walks and walk shortcut).
     """
     loaded = load_level(level)
     compact = CompactLevel(loaded)
@@ -51,6 +53,7 @@ def play_both(
         key = compact.key_of(snapshot["current"])
     assert compact.describe(key) == public_view(game)
     events = []
+    settled = snapshot is None  # a restored position may hold a contact; a search never has one
     for n, letter in enumerate(moves, start=1):
         if game.won:
             break
@@ -60,9 +63,11 @@ def play_both(
         out = compact.step(key, d, crumbled)
         where = f"move {n} ({letter}) of {moves!r}"
         assert (out is not None) == event["accepted"], where
+        if settled:
+            assert compact.children(key)[d] == (None if out is None else tuple(out)), where
         if out is None:
             continue
-        key = out.key
+        key, settled = out.key, True
         assert compact.describe(key) == public_view(game), where
         assert key == compact.key_of(game.state()), where  # one key per position, however reached
         assert out.won == event["won"], where
