@@ -289,13 +289,16 @@ class _Search:
             if index == layer_end:
                 depth, layer_end = depth + 1, len(table)
             self.expanded += 1
+            back = key_of(parent[index]) if index else -1  # a walk back: known without a lookup
             for direction, child in enumerate(children(key_of(index))):
                 if child is None:
                     continue
                 key, won, control = child
                 if won:
                     return SolveStatus.SOLVED, self.path(index, direction), None
-                if control and add(key) >= 0:  # without YOU no later turn is accepted
+                if (
+                    control and key != back and add(key) >= 0
+                ):  # without YOU no later turn is accepted
                     parent.append(index)
                     via.append(direction)
             index += 1

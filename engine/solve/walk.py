@@ -21,7 +21,18 @@ from typing import Any
 
 from engine.solve.grid import Grid
 from engine.solve.position import Child
-from engine.solve.rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, YOUS, Meaning, Meanings
+from engine.solve.rules import (
+    BLOCKS,
+    CARRY,
+    DEFEATS,
+    FRAILS,
+    PUSHES,
+    SINKS,
+    WINS,
+    YOUS,
+    Meaning,
+    Meanings,
+)
 from engine.solve.state_codec import Codec
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
@@ -132,7 +143,7 @@ class WalkShortcut:
             order = movers if orders is None else orders[direction]
             child = seen = key  # ``seen``: the position ``search`` and ``now`` read
             search, now = find, vector
-            won = lost = words = False
+            won = lost = words = sank = False  # sank: a pushed object met a SINK
             answer: Shortcut | None = None
             for mover in order:
                 if child != seen:  # an earlier mover moved: look where things stand now
@@ -219,6 +230,7 @@ class WalkShortcut:
                         break
                     # onto a passive object, which stays: a SINK takes both
                     if (bits | flags[slot]) & SINKS:
+                        sank = True
                         if word or crowd:
                             answer = Shortcut.FULL_TURN  # a word sinks, or inert objects too
                             break
@@ -238,8 +250,10 @@ class WalkShortcut:
                 out.append(answer)
             elif child == key:
                 out.append(Shortcut.REJECTED)
-            elif words and self.meaning_after(child) is not meaning:
-                out.append(Shortcut.FULL_TURN)  # the rules changed: every phase may act
+            elif words and (rules := self.meaning_after(child)) is not meaning:
+                # the rules changed: contacts anywhere, transformations, automata may act
+                settled = None if lost or sank else self.settle_rules(child, rules)
+                out.append(Shortcut.FULL_TURN if settled is None else settled)
             else:
                 out.append((child, won, not lost))
         return out
@@ -295,6 +309,47 @@ class WalkShortcut:
                 found = slot
             slot = find(pattern, slot + 1, self.end)
         return found
+
+    def settle_rules(self, child: int, after: Meaning | None) -> Child | None:
+        """A walk that changed the rules, settled: when nothing but WIN can act now.
+
+        ``child`` is where the movement phase left things (nothing was
+        destroyed in it). The public turn then reads the rules (``after``) and
+        looks for contacts in every cell, since every object's properties may
+        have changed. When ``after`` links no noun (no transformation), moves no
+        automaton, makes nothing FRAIL, and no cell has a SINK with company or a
+        DEFEAT with a YOU object, nothing is removed: the position stays, won if
+        a YOU and a WIN object share a cell, in control if a YOU object is
+        present. Otherwise ``None``: the full phases resolve it.
+        """
+        if after is None or after.links or after.union >= CARRY or after.union & FRAILS:
+            return None
+        codec = self.codec
+        fields = codec.fields((child ^ codec.base).to_bytes(codec.nbytes, "little"))
+        noun_base, gone, bits = codec.noun_base, codec.gone, after.flags
+        you: set[int] = set()
+        win: set[int] = set()
+        defeat: set[int] = set()
+        sinks: list[int] = []
+        for slot in range(codec.n):
+            cell = fields[slot]
+            flags = bits[fields[noun_base + slot]]
+            if flags and cell != gone:
+                if flags & YOUS:
+                    you.add(cell)
+                if flags & WINS:
+                    win.add(cell)
+                if flags & DEFEATS:
+                    defeat.add(cell)
+                if flags & SINKS:
+                    sinks.append(cell)
+        if not you.isdisjoint(defeat):
+            return None
+        if sinks:
+            cells = list(fields[: codec.n])
+            if any(cells.count(cell) > 1 for cell in sinks):
+                return None
+        return child, not you.isdisjoint(win), bool(you)
 
     def meaning_after(self, child: int) -> Meaning | None:
         """The meaning of the words of the position ``child`` (``None`` over the parse budget)."""

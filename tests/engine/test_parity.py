@@ -216,6 +216,36 @@ def test_a_sunk_word_rereads_the_rules() -> None:
     assert events[0]["controlLost"] is True
 
 
+def test_a_pushed_word_that_makes_your_cell_defeat_removes_you() -> None:
+    # baba pushes DEFEAT off a rock and steps onto the rock as ROCK IS DEFEAT forms:
+    # the walk shortcut moves both, then the new rules' contacts remove baba
+    level = grid_level(["BABA IS YOU", "ROCK IS . DEFEAT+rock baba"])
+    events = play_both(level, "L")
+    assert events[0]["controlLost"] is True
+
+
+def test_a_pushed_word_that_makes_your_cell_sink_sinks_you_and_the_rock() -> None:
+    level = grid_level(["BABA IS YOU", "ROCK IS . SINK+rock baba"])
+    events = play_both(level, "L")
+    assert events[0]["controlLost"] is True
+    assert len(events[0]["destroyed"]) == 2
+
+
+def test_a_pushed_word_that_breaks_sink_leaves_the_pushed_rock_on_the_water() -> None:
+    # pushing SINK up pushes the rock onto the water: sinking is a contact of the
+    # rules after the move, which no longer have WATER IS SINK
+    rows = [". . water", ". . rock", "WATER IS SINK", ". . baba", "BABA IS YOU", "ROCK IS PUSH"]
+    events = play_both(grid_level(rows), "U")
+    assert events[0]["destroyed"] == []
+
+
+def test_a_pushed_word_that_makes_you_win_where_you_stand_wins() -> None:
+    # FLAG IS WIN forms as baba steps onto the flag (passive until then)
+    level = grid_level(["BABA IS YOU", "FLAG IS . WIN+flag baba"])
+    events = play_both(level, "L")
+    assert events[0]["won"] is True
+
+
 def test_absence_has_one_key_whatever_noun_the_object_had() -> None:
     level = grid_level(
         [
