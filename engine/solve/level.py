@@ -326,8 +326,9 @@ class CompactLevel:
 
         Its YOU objects have no other property (else there is no ``solid``) and
         every cell they enter holds nothing with one, so nothing is pushed,
-        blocks, sinks, defeats or wins, and the movers cannot meet each other:
-        the successor is the key with their cells changed, in any order. Any
+        blocks, sinks, defeats or wins, and movers that share a cell do nothing
+        to each other: the successor is the key with their cells changed, in
+        any order. Any
         other direction is :attr:`Shortcut.FULL_TURN` here, for the walk
         shortcut to answer.
         """

@@ -289,16 +289,15 @@ class _Search:
             if index == layer_end:
                 depth, layer_end = depth + 1, len(table)
             self.expanded += 1
-            back = key_of(parent[index]) if index else -1  # a walk back: known without a lookup
+            back = key_of(parent[index]) if index else -1  # a walk back to it: no lookup
             for direction, child in enumerate(children(key_of(index))):
                 if child is None:
                     continue
                 key, won, control = child
                 if won:
                     return SolveStatus.SOLVED, self.path(index, direction), None
-                if (
-                    control and key != back and add(key) >= 0
-                ):  # without YOU no later turn is accepted
+                # without YOU no later turn is accepted; the parent is kept already
+                if control and key != back and add(key) >= 0:
                     parent.append(index)
                     via.append(direction)
             index += 1
@@ -337,6 +336,7 @@ class _Search:
             if g > deepest:
                 deepest = g
             key = key_of(index)
+            back = key_of(parent[index]) if index else -1  # a walk back to it: no lookup
             node = _UNSET
             for direction, child in enumerate(children(key)):
                 if child is None:
@@ -344,7 +344,7 @@ class _Search:
                 child_key, won, control = child
                 if won:
                     return SolveStatus.SOLVED, self.path(index, direction), None
-                if control:
+                if control and child_key != back:
                     number = add(child_key)
                     if number >= 0:
                         parent.append(index)
