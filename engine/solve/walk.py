@@ -250,9 +250,9 @@ class WalkShortcut:
                 out.append(answer)
             elif child == key:
                 out.append(Shortcut.REJECTED)
-            elif words and (rules := self.meaning_after(child)) is not meaning:
+            elif words and (reread := self.meaning_after(child))[0] is not meaning:
                 # the rules changed: contacts anywhere, transformations, automata may act
-                settled = None if lost or sank else self.settle_rules(child, rules)
+                settled = None if lost or sank else self.settle_rules(child, *reread)
                 out.append(Shortcut.FULL_TURN if settled is None else settled)
             else:
                 out.append((child, won, not lost))
@@ -310,11 +310,13 @@ class WalkShortcut:
             slot = find(pattern, slot + 1, self.end)
         return found
 
-    def settle_rules(self, child: int, after: Meaning | None) -> Child | None:
+    def settle_rules(
+        self, child: int, after: Meaning | None, fields: Sequence[int]
+    ) -> Child | None:
         """A walk that changed the rules, settled: when nothing but WIN can act now.
 
         ``child`` is where the movement phase left things (nothing was
-        destroyed in it). The public turn then reads the rules (``after``) and
+        destroyed in it), ``fields`` its fields. The public turn then reads the rules (``after``) and
         looks for contacts in every cell, since every object's properties may
         have changed. When ``after`` links no noun (no transformation), moves no
         automaton, makes nothing FRAIL, and no cell has a SINK with company or a
@@ -325,7 +327,6 @@ class WalkShortcut:
         if after is None or after.links or after.union >= CARRY or after.union & FRAILS:
             return None
         codec = self.codec
-        fields = codec.fields((child ^ codec.base).to_bytes(codec.nbytes, "little"))
         noun_base, gone, bits = codec.noun_base, codec.gone, after.flags
         you: set[int] = set()
         win: set[int] = set()
@@ -351,8 +352,9 @@ class WalkShortcut:
                 return None
         return child, not you.isdisjoint(win), bool(you)
 
-    def meaning_after(self, child: int) -> Meaning | None:
-        """The meaning of the words of the position ``child`` (``None`` over the parse budget)."""
+    def meaning_after(self, child: int) -> tuple[Meaning | None, Sequence[int]]:
+        """The meaning of the words of the position ``child`` (``None`` over the parse budget), and its fields."""
         codec = self.codec
         raw = (child ^ codec.base).to_bytes(codec.nbytes, "little")
-        return self.meanings.of_words(raw[self.words_from : self.words_to], codec.fields(raw))
+        fields = codec.fields(raw)
+        return self.meanings.of_words(raw[self.words_from : self.words_to], fields), fields
