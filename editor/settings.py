@@ -15,6 +15,9 @@ MAX_RECENT = 10
 DEFAULT_BACKUPS = 10
 MAX_BACKUPS = 1_000
 THEMES = ("light", "dark", "contrast")
+DEFAULT_SOUND_VOLUME = 75
+#: The volumes View ▸ Sound Volume offers, in percent.
+SOUND_VOLUMES = (25, 50, 75, 100)
 #: ``"<sha256> <folder>"`` entries: a folder's pack.py is trusted while it has that content.
 _TRUSTED_KEY = "files/trusted_modules"
 
@@ -116,6 +119,28 @@ class EditorSettings:
     @reduced_motion.setter
     def reduced_motion(self, value: bool) -> None:
         self._store.setValue("view/reduced_motion", bool(value))
+
+    @property
+    def sound_enabled(self) -> bool:
+        """Automaton beats play sounds in test-play (View ▸ Sound); off stays off."""
+        return _as_bool(self._store.value("view/sound", True))
+
+    @sound_enabled.setter
+    def sound_enabled(self, value: bool) -> None:
+        self._store.setValue("view/sound", bool(value))
+
+    @property
+    def sound_volume(self) -> int:
+        """The beat sounds' volume in percent (View ▸ Sound Volume)."""
+        try:
+            value = int(str(self._store.value("view/sound_volume", DEFAULT_SOUND_VOLUME)))
+        except ValueError:
+            return DEFAULT_SOUND_VOLUME
+        return max(0, min(100, value))
+
+    @sound_volume.setter
+    def sound_volume(self, value: int) -> None:
+        self._store.setValue("view/sound_volume", max(0, min(100, int(value))))
 
     # ----------------------------------------------------------- window state
     @property

@@ -45,12 +45,19 @@ def _expected_beat(entry: dict[str, Any]) -> str:
 
 
 class RecordingSound:
+    """A sound backend that records what it is asked to play (and at which volume)."""
+
     def __init__(self) -> None:
         self.asked: list[str] = []
+        self.volumes: list[float] = []
 
-    def play(self, name: str) -> bool:
+    def play(self, name: str, volume: float) -> bool:
         self.asked.append(name)
+        self.volumes.append(volume)
         return True
+
+    def problem(self) -> str | None:
+        return None
 
 
 def test_beat_feedback_matches_pattern_phase_and_the_next_step_on_clockwork(
@@ -140,7 +147,7 @@ def test_reduced_motion_keeps_beat_feedback_readable(make_window, settings) -> N
 
 def test_missing_optional_cue_does_not_block_play(make_window, tmp_path, settings) -> None:
     """Spec 03: a step without cue or sound keeps its action and phase and gets the
-    default visual treatment; no sound is asked for."""
+    default visual and audio treatment (the default ring, the default sound)."""
     settings.reduced_motion = True
     level = grid_level(
         [
@@ -173,7 +180,7 @@ def test_missing_optional_cue_does_not_block_play(make_window, tmp_path, setting
     assert list(view.board.marks.beats) == [(rock["id"], DEFAULT_CUE)]
     (label,) = view.beats.labels()
     assert "next: default cue · then: default cue" in label.text()
-    assert sound.asked == []
+    assert sound.asked == ["beat"]
 
 
 def test_sound_names_are_shown_and_played_where_a_backend_exists(make_window, settings) -> None:
@@ -183,11 +190,12 @@ def test_sound_names_are_shown_and_played_where_a_backend_exists(make_window, se
     window.play_view.sounds.backend = sound
     play(window)
     keys(window, SOLUTION[:10])
-    assert sound.asked == ["tick"]  # the ninth move's beat; the tenth is a silent wait
-    assert window.play_view.sounds.played == ["tick"]
+    assert sound.asked == ["tick", "beat"]  # the ninth move's step; the tenth names none
+    assert window.play_view.sounds.played == ["tick", "beat"]
     window.play_view.sounds.backend = None  # no audio: the names are still shown
     keys(window, SOLUTION[10])
     assert "♪ tick" in window.play_view.beats.labels()[0].text()
+    assert window.play_view.sounds.asked == ["tick", "beat", "tick"]
 
 
 def test_animated_beats_pulse_then_rest_on_the_same_marks(make_window, settings, qtbot) -> None:
