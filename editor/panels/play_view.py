@@ -3,7 +3,7 @@
 ``start()`` builds an ``engine.Game`` from the level's authored data (so the
 settle applies) and shows it; arrow keys and WASD move, Z undoes, R resets and
 Escape returns to editing (``stop()``). The Qt properties ``moves`` and ``won``
-follow the game (api.md section 7). ``play_moves(moves, *, title)`` plays a move
+follow the game (docs/contract.md section 7). ``play_moves(moves, *, title)`` plays a move
 string back (play, pause, step, scrub): see :mod:`editor.panels.play_playback`,
 the API the solver panel uses.
 

@@ -4,7 +4,7 @@ A snapshot holds only what cannot be derived: every entity's id, kind, noun or
 text and position, the move count, the win flag and each automaton's phase, for
 the current position and for every position in the undo history. Carriers and
 control are derived from the board on restore. The active rules and each
-automaton's ``active`` flag are carried because the requirement documents ask for
+automaton's ``active`` flag are carried because the requirements ask for
 them (docs/contract.md: a turn snapshot includes the active rules and each
 automaton's active state), and both are checked against the board: a snapshot
 whose rules or flags disagree with its words is rejected. Anything else (an
