@@ -132,11 +132,7 @@ class EditorSettings:
     @property
     def sound_volume(self) -> int:
         """The beat sounds' volume in percent (View ▸ Sound Volume)."""
-        try:
-            value = int(str(self._store.value("view/sound_volume", DEFAULT_SOUND_VOLUME)))
-        except ValueError:
-            return DEFAULT_SOUND_VOLUME
-        return max(0, min(100, value))
+        return self._bounded_int("view/sound_volume", DEFAULT_SOUND_VOLUME, 100)
 
     @sound_volume.setter
     def sound_volume(self, value: int) -> None:
@@ -185,15 +181,19 @@ class EditorSettings:
     @property
     def backup_count(self) -> int:
         """How many previous versions of each pack a save keeps (0 keeps none)."""
-        try:
-            value = int(str(self._store.value("files/backup_count", DEFAULT_BACKUPS)))
-        except ValueError:
-            return DEFAULT_BACKUPS
-        return max(0, min(MAX_BACKUPS, value))
+        return self._bounded_int("files/backup_count", DEFAULT_BACKUPS, MAX_BACKUPS)
 
     @backup_count.setter
     def backup_count(self, value: int) -> None:
         self._store.setValue("files/backup_count", max(0, min(MAX_BACKUPS, int(value))))
+
+    def _bounded_int(self, key: str, default: int, most: int) -> int:
+        """A whole number in ``0..most`` (a stored value that is not one reads as ``default``)."""
+        try:
+            value = int(str(self._store.value(key, default)))
+        except ValueError:
+            return default
+        return max(0, min(most, value))
 
 
 def _as_bool(value: object) -> bool:

@@ -60,6 +60,16 @@ class RecordingSound:
         return None
 
 
+def clockwork_with_sound(make_window: Any, settings: Any) -> tuple[Any, RecordingSound]:
+    """The Clockwork level in test-play (reduced motion), its sounds recorded."""
+    settings.reduced_motion = True
+    window = open_level(make_window, CLOCKWORK)
+    sound = RecordingSound()
+    window.play_view.sounds.backend = sound
+    play(window)
+    return window, sound
+
+
 def test_beat_feedback_matches_pattern_phase_and_the_next_step_on_clockwork(
     make_window, settings
 ) -> None:
@@ -184,11 +194,7 @@ def test_missing_optional_cue_does_not_block_play(make_window, tmp_path, setting
 
 
 def test_sound_names_are_shown_and_played_where_a_backend_exists(make_window, settings) -> None:
-    settings.reduced_motion = True
-    window = open_level(make_window, CLOCKWORK)
-    sound = RecordingSound()
-    window.play_view.sounds.backend = sound
-    play(window)
+    window, sound = clockwork_with_sound(make_window, settings)
     keys(window, SOLUTION[:10])
     assert sound.asked == ["tick", "beat"]  # the ninth move's step; the tenth names none
     assert window.play_view.sounds.played == ["tick", "beat"]

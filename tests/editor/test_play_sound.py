@@ -24,7 +24,12 @@ from editor.panels.play_sound import ALIASES, DEFAULT_SOUND, BeatSounds, gain, s
 from editor.resources import SOUNDS, sound_names, sound_path
 from editor.settings import EditorSettings
 from tests.editor.play_driver import keys, open_level, play, settle_animations
-from tests.editor.test_play_feedback import CLOCKWORK, SOLUTION, RecordingSound
+from tests.editor.test_play_feedback import (
+    CLOCKWORK,
+    SOLUTION,
+    RecordingSound,
+    clockwork_with_sound,
+)
 from tests.editor.window_driver import trigger
 from tools import make_sounds
 
@@ -98,11 +103,7 @@ def test_beats_sound_in_test_play_named_or_by_default(make_window, settings, qtb
 
 
 def test_reduced_motion_keeps_sounds(make_window, settings) -> None:
-    settings.reduced_motion = True
-    window = open_level(make_window, CLOCKWORK)
-    sound = RecordingSound()
-    window.play_view.sounds.backend = sound
-    play(window)
+    window, sound = clockwork_with_sound(make_window, settings)
     keys(window, SOLUTION[:9])
     assert sound.asked == ["tick"]
     assert not window.play_view.board.animating
