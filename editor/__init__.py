@@ -1,6 +1,6 @@
 """Rulegrid's PySide6 editor. It talks to the engine only through ``import engine``.
 
-``editor.MainWindow(pack_path=None)`` builds the window (api.md section 7);
+``editor.MainWindow(pack_path=None)`` builds the window (docs/contract.md section 7);
 ``editor.app.main`` starts the application.
 
 ``MainWindow`` is imported on first use, not here: the solver's worker processes

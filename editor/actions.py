@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from editor.resources import icon
+from editor.settings import SOUND_VOLUMES
 
 Shortcut = QKeySequence.StandardKey | str | None
 
@@ -229,6 +230,28 @@ PLAY_ACTIONS = (
         "",
         "Test-play applies each turn at once: no slides, fades or flashes",
         checkable=True,
+    ),
+)
+
+SOUND_ACTIONS = (
+    ActionSpec(
+        "actionSound",
+        "&Sound",
+        "",
+        "",
+        "Play a sound on each automaton beat in test-play and playback (kept when turned off)",
+        checkable=True,
+    ),
+    *(
+        ActionSpec(
+            f"actionSoundVolume{percent}",
+            f"{percent}%",
+            "",
+            "",
+            f"Play beat sounds at {percent}% volume",
+            checkable=True,
+        )
+        for percent in SOUND_VOLUMES
     ),
 )
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication
 from editor import render
 from editor.io.clipboard import release_clipboard
 from editor.main_window import APP_NAME, MainWindow
+from editor.panels.play_sound import preload as preload_sounds
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
 
@@ -47,7 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("Rulegrid")
     app.aboutToQuit.connect(release_clipboard)
-    window = MainWindow(default_pack(args.pack), settings=EditorSettings.for_user())
+    settings = EditorSettings.for_user()
+    if settings.sound_enabled:
+        preload_sounds()  # once, before the window shows: no beat waits for Qt Multimedia
+    window = MainWindow(default_pack(args.pack), settings=settings)
     window.show()
     smoke = os.environ.get(SMOKE_VARIABLE)
     if smoke:  # CI starts the editor as the README prints it and checks that it comes up

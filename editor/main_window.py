@@ -7,6 +7,8 @@ It holds no level logic: editing lives in the documents and tools, files in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
@@ -41,6 +43,7 @@ from editor.actions import (
     RULES_VIEW_ACTIONS,
     SHARE_ACTIONS,
     SOLVER_ACTIONS,
+    SOUND_ACTIONS,
     VALIDATION_ACTIONS,
     VIEW_ACTIONS,
     ActionSpec,
@@ -68,7 +71,7 @@ from editor.panels.solver import SolverPanel
 from editor.panels.validation import ValidationPanel
 from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
-from editor.settings import EditorSettings
+from editor.settings import SOUND_VOLUMES, EditorSettings
 from editor.tasks.analysis import AnalysisService
 from editor.tasks.move_zero import MoveZeroFollower
 from editor.tasks.solve_cache import VerdictCache
@@ -316,6 +319,10 @@ class MainWindow(QMainWindow):
             "actionReducedMotion": lambda: self.play.set_reduced_motion(
                 self.actions_by_id["actionReducedMotion"].isChecked()
             ),
+            "actionSound": lambda: self.play_view.set_sound(
+                self.actions_by_id["actionSound"].isChecked()
+            ),
+            **self._sound_volume_handlers(),
             **self.rules_panel.action_handlers(lambda name: self.actions_by_id[name]),
             "actionGhostPreview": lambda: self.automata_panel.set_ghost_visible(
                 self.actions_by_id["actionGhostPreview"].isChecked()
@@ -332,6 +339,7 @@ class MainWindow(QMainWindow):
                 + RULES_VIEW_ACTIONS
                 + LEVEL_ACTIONS
                 + PLAY_ACTIONS
+                + SOUND_ACTIONS
                 + SOLVER_ACTIONS
                 + VALIDATION_ACTIONS
                 + HELP_ACTIONS
@@ -375,6 +383,12 @@ class MainWindow(QMainWindow):
         for action in self.actions_by_id.values():
             self.addAction(action)  # shortcuts work even with menus and toolbars hidden
         self.actions_by_id["actionReducedMotion"].setChecked(self.settings.reduced_motion)
+        self.actions_by_id["actionSound"].setChecked(self.settings.sound_enabled)
+        volumes = QActionGroup(self)
+        for v in SOUND_VOLUMES:
+            self.actions_by_id[f"actionSoundVolume{v}"].setActionGroup(volumes)
+        nearest = min(SOUND_VOLUMES, key=lambda v: abs(v - self.settings.sound_volume))
+        self.actions_by_id[f"actionSoundVolume{nearest}"].setChecked(True)
 
     def _build_menus_and_toolbars(self) -> None:
         a = self.actions_by_id
@@ -430,6 +444,14 @@ class MainWindow(QMainWindow):
             "actionDarkTheme",
             "actionHighContrast",
             "actionReducedMotion",
+            "actionSound",
+        )
+        volume_menu = view.addMenu("Sound &Volume")
+        volume_menu.setObjectName("menuSoundVolume")
+        self._add(volume_menu, *(f"actionSoundVolume{v}" for v in SOUND_VOLUMES))
+        view.aboutToShow.connect(self._show_sound_problem)
+        self._add(
+            view,
             None,
             "actionDimUnusedWords",
             "actionPropertyOverlay",
@@ -626,6 +648,18 @@ class MainWindow(QMainWindow):
         self._cell_label.setText(
             f"({pos.x}, {pos.y})  {len(stack)}: {names}{more}" if stack else f"({pos.x}, {pos.y})"
         )
+
+    def _sound_volume_handlers(self) -> dict[str, Callable[[], None]]:
+        return {f"actionSoundVolume{v}": partial(self._on_sound_volume, v) for v in SOUND_VOLUMES}
+
+    def _on_sound_volume(self, percent: int) -> None:
+        if self.actions_by_id[f"actionSoundVolume{percent}"].isChecked():
+            self.play_view.set_sound_volume(percent)
+
+    def _show_sound_problem(self) -> None:
+        """View ▸ Sound names why beats are not heard, when that is known."""
+        problem = self.play_view.sounds.problem() if self.settings.sound_enabled else None
+        self.actions_by_id["actionSound"].setText(f"&Sound ({problem})" if problem else "&Sound")
 
     def _on_show_grid_toggled(self) -> None:
         show = self.actions_by_id["actionShowGrid"].isChecked()

@@ -14,6 +14,7 @@ from PySide6.QtGui import QIcon
 ROOT = Path(__file__).resolve().parent.parent
 RESOURCES = ROOT / "resources"
 ICONS = RESOURCES / "icons"
+SOUNDS = RESOURCES / "sounds"
 TUTORIAL_PACK = ROOT / "packs" / "tutorial.json"
 
 
@@ -28,3 +29,17 @@ def icon(name: str) -> QIcon:
 
 def icon_names() -> list[str]:
     return sorted(p.stem for p in ICONS.glob("*.svg"))
+
+
+def sound_path(name: str) -> Path | None:
+    """The bundled sound ``resources/sounds/<name>.wav``, or ``None`` when there is none.
+
+    Unlike an icon, a missing sound is not a bug: authors name sounds freely, and
+    the play view falls back to the default one.
+    """
+    path = SOUNDS / f"{name}.wav"
+    return path if name and "/" not in name and "\\" not in name and path.is_file() else None
+
+
+def sound_names() -> list[str]:
+    return sorted(p.stem for p in SOUNDS.glob("*.wav"))

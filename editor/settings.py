@@ -15,6 +15,9 @@ MAX_RECENT = 10
 DEFAULT_BACKUPS = 10
 MAX_BACKUPS = 1_000
 THEMES = ("light", "dark", "contrast")
+DEFAULT_SOUND_VOLUME = 75
+#: The volumes View ▸ Sound Volume offers, in percent.
+SOUND_VOLUMES = (25, 50, 75, 100)
 #: ``"<sha256> <folder>"`` entries: a folder's pack.py is trusted while it has that content.
 _TRUSTED_KEY = "files/trusted_modules"
 
@@ -117,6 +120,24 @@ class EditorSettings:
     def reduced_motion(self, value: bool) -> None:
         self._store.setValue("view/reduced_motion", bool(value))
 
+    @property
+    def sound_enabled(self) -> bool:
+        """Automaton beats play sounds in test-play (View ▸ Sound); off stays off."""
+        return _as_bool(self._store.value("view/sound", True))
+
+    @sound_enabled.setter
+    def sound_enabled(self, value: bool) -> None:
+        self._store.setValue("view/sound", bool(value))
+
+    @property
+    def sound_volume(self) -> int:
+        """The beat sounds' volume in percent (View ▸ Sound Volume)."""
+        return self._bounded_int("view/sound_volume", DEFAULT_SOUND_VOLUME, 100)
+
+    @sound_volume.setter
+    def sound_volume(self, value: int) -> None:
+        self._store.setValue("view/sound_volume", max(0, min(100, int(value))))
+
     # ----------------------------------------------------------- window state
     @property
     def window_geometry(self) -> QByteArray:
@@ -160,15 +181,19 @@ class EditorSettings:
     @property
     def backup_count(self) -> int:
         """How many previous versions of each pack a save keeps (0 keeps none)."""
-        try:
-            value = int(str(self._store.value("files/backup_count", DEFAULT_BACKUPS)))
-        except ValueError:
-            return DEFAULT_BACKUPS
-        return max(0, min(MAX_BACKUPS, value))
+        return self._bounded_int("files/backup_count", DEFAULT_BACKUPS, MAX_BACKUPS)
 
     @backup_count.setter
     def backup_count(self, value: int) -> None:
         self._store.setValue("files/backup_count", max(0, min(MAX_BACKUPS, int(value))))
+
+    def _bounded_int(self, key: str, default: int, most: int) -> int:
+        """A whole number in ``0..most`` (a stored value that is not one reads as ``default``)."""
+        try:
+            value = int(str(self._store.value(key, default)))
+        except ValueError:
+            return default
+        return max(0, min(most, value))
 
 
 def _as_bool(value: object) -> bool:

@@ -1,4 +1,4 @@
-"""Rulegrid's engine: the public API of api.md §3.
+"""Rulegrid's engine: the public API of docs/contract.md §3.
 
 Pure Python (stdlib, pydantic, jsonschema): never imports Qt or the editor. The
 editor and other tools import only the names in ``__all__``.

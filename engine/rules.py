@@ -67,7 +67,7 @@ class Rule:
 def parse_rules(
     words: Iterable[WordTile], vocabulary: Vocabulary, *, budget: int = PARSE_BUDGET
 ) -> tuple[Rule, ...]:
-    """Every rule the words form, in the deterministic order of api.md section 4.
+    """Every rule the words form, in the deterministic order of docs/contract.md section 4.
 
     Raises:
         RuleComplexityError: the board needs more than ``budget`` units of work.

@@ -1,6 +1,6 @@
 """Authored level data beyond the board: automata, mechanics, the intended solution.
 
-Each such value is a top-level key of the level document (api.md section 2), so
+Each such value is a top-level key of the level document (docs/contract.md section 2), so
 one command replaces one key's value, keeping deep copies of before and after.
 ``None`` removes the key. Continuous edits of one field (a spin box, a typed
 name) merge into one undo step when both commands say so.

@@ -20,7 +20,7 @@ WORD = "word"
 
 
 class Pos(NamedTuple):
-    """A cell: ``x`` grows to the right, ``y`` downward (api.md section 1)."""
+    """A cell: ``x`` grows to the right, ``y`` downward (docs/contract.md section 1)."""
 
     x: int
     y: int
@@ -81,7 +81,7 @@ def vocabulary(automaton_properties: frozenset[str]) -> engine.Vocabulary:
 
 
 def word_role(token: str, automaton_properties: frozenset[str]) -> WordRole:
-    """Classify a word the way the engine does (api.md section 1): it is the engine's answer."""
+    """Classify a word the way the engine does (docs/contract.md section 1): it is the engine's answer."""
     return vocabulary(automaton_properties).role(token)
 
 

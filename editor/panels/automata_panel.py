@@ -2,7 +2,7 @@
 
 Automata act in the order they are authored (spec 03), so the list numbers them
 and offers moving them up and down. Each list item's ``Qt.UserRole`` is the
-automaton's authored record exactly as the level stores it (api.md section 7).
+automaton's authored record exactly as the level stores it (docs/contract.md section 7).
 Add, duplicate, delete and reorder are one undoable edit each; the form below the
 list edits the selected automaton field by field (``automata_form``), and the
 ghost preview on the canvas shows where its carriers go next (``automata_ghost``).
@@ -71,7 +71,7 @@ class AutomataPanel(QWidget):
         self._level: LevelDocument | None = None
         self._links = Connections()
 
-        # The list comes first: it is the panel's item view (api.md section 7).
+        # The list comes first: it is the panel's item view (docs/contract.md section 7).
         self.list = QTreeWidget(self)
         self.list.setObjectName("automataList")
         self.list.setAccessibleName("automataList")

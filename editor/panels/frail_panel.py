@@ -5,7 +5,7 @@
   undoable edit; the palette offers the FRAIL word only to levels that opted in.
 * The leaves map is a table of noun → leftover, edited in place with the pack's
   nouns (and "Add noun…" to add one to the pack in the same undo step). Each row's
-  ``Qt.UserRole`` is ``[noun, leftover]`` (api.md section 7). A value the engine
+  ``Qt.UserRole`` is ``[noun, leftover]`` (docs/contract.md section 7). A value the engine
   refuses (an unknown noun, a word that is not a noun here) is not stored; its
   message shows under the table.
 * The chains view reads the map as chains (DRIFT → WATER) and flags self-maps
@@ -86,7 +86,7 @@ class FrailPanel(QWidget):
         self._links = Connections()
         self._pack_links = Connections()
 
-        # The leaves table comes first: it is the panel's item view (api.md section 7).
+        # The leaves table comes first: it is the panel's item view (docs/contract.md section 7).
         self.table = QTreeWidget(self)
         self.table.setObjectName("frailLeaves")
         self.table.setAccessibleName("frailLeaves")

@@ -6,8 +6,9 @@ along the cells they passed (120 ms), then transformed, crumbled, destroyed and
 restored entities cross-fade with a short flash (100 ms). Every tile comes from
 :class:`~editor.views.tiles.TileRenderer`; the board only places the pictures.
 
-Marks drawn over the tiles carry the beat feedback of spec 03: a ring and an
-arrow on each automaton carrier (its next step), a bar on the side an automaton
+Marks drawn over the tiles carry the beat feedback: a ring and an
+arrow on each automaton carrier (its ``next`` step, ``pattern[phase]``; the
+cell's tooltip names it in the beat panel's words), a bar on the side an automaton
 move was blocked, the beat's cue as a ring in the cue's colour (a default ring
 when the step has no cue), and a bar where the player's own step was blocked.
 Marks never change what the frame shows, and reduced motion draws them still.
@@ -20,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import (
     QEasingCurve,
+    QEvent,
     QPoint,
     QPointF,
     QRect,
@@ -30,18 +32,20 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QColor,
+    QHelpEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
     QPen,
 )
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QToolTip, QWidget
 
 from editor.documents.values import Pos, Stamp
-from editor.panels.play_frames import NO_MOTION, Fade, Frame, Motion, Shown
+from editor.panels.play_frames import NO_MOTION, Fade, Frame, Motion, Shown, entity_name
 from editor.panels.play_marks import NO_MARKS, Marks
 from editor.panels.play_pictures import BLOCK_COLOR, BoardPicture, MarkPainter
+from editor.panels.play_text import step_label
 from editor.views.theme import PROPERTY_COLORS
 from editor.views.tiles import TileRenderer
 
@@ -67,7 +71,8 @@ class PlayBoard(QWidget):
         self.setObjectName("playBoard")
         self.setAccessibleName("playBoard")
         self.setAccessibleDescription(
-            "The game being played: arrows or WASD move, Z undoes, R resets"
+            "The game being played: arrows or WASD move, Z undoes, R resets. "
+            "A tag on an automaton carrier shows its next step"
         )
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
@@ -167,7 +172,40 @@ class PlayBoard(QWidget):
         cell, origin = self.cell_size(), self._origin()
         return QRect(origin.x() + pos.x * cell, origin.y() + pos.y * cell, cell, cell)
 
+    def cell_at(self, point: QPoint) -> Pos | None:
+        """The cell under a point of the widget, or ``None`` off the board."""
+        frame, cell, origin = self._frame, self.cell_size(), self._origin()
+        if frame is None:
+            return None
+        x, y = (point.x() - origin.x()) // cell, (point.y() - origin.y()) // cell
+        return Pos(x, y) if 0 <= x < frame.width and 0 <= y < frame.height else None
+
+    def carrier_tip(self, pos: Pos) -> str:
+        """Each automaton carrier in the cell with its ``next`` step (its tag on the board)."""
+        frame = self._frame
+        if frame is None:
+            return ""
+        lines = []
+        for shown in reversed(frame.at(pos)):  # the top of the stack first
+            step = self._marks.carriers.get(shown.id)
+            if step is not None:
+                lines.append(f"{entity_name(shown.stamp, shown.id)}: next {step_label(step)}")
+        return "\n".join(lines)
+
     # --------------------------------------------------------------- events
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            assert isinstance(event, QHelpEvent)
+            pos = self.cell_at(event.pos())
+            text = self.carrier_tip(pos) if pos is not None else ""
+            if text:
+                QToolTip.showText(event.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         event.ignore()  # the play view (the parent) reads the keys
 

@@ -11,7 +11,8 @@ too::
 ``PlayView.play_moves`` enters test-play on the current level at its settled
 start and returns the :class:`Playback`, whose ``changed`` signal fires on every
 move. Moves are applied through the play view exactly like keys (the same game,
-log and beat feedback); seeking applies them at once, without animation. A move
+log, beat feedback and beat sounds); seeking applies them at once, without
+animation or sound. A move
 the game rejects stops the playback there and says so in ``message`` (the
 wording of ``engine.check_solution``). Pressing a play key takes over: the
 playback ends and the author plays on from that position.
@@ -35,7 +36,7 @@ INTERVAL_MS = 300
 class PlaybackTarget(Protocol):
     """What a playback drives: the play view's game, through its own turn path."""
 
-    def playback_apply(self, letter: str, *, animate: bool) -> bool: ...
+    def playback_apply(self, letter: str, *, animate: bool, audible: bool = True) -> bool: ...
 
     def playback_undo(self) -> bool: ...
 
@@ -113,11 +114,14 @@ class Playback(QObject):
     def toggle(self) -> None:
         self.pause() if self.running else self.play()
 
-    def step(self, *, animate: bool = True) -> bool:
-        """Apply the next move; ``False`` at the end or when the game rejects it."""
+    def step(self, *, animate: bool = True, audible: bool = True) -> bool:
+        """Apply the next move; ``False`` at the end or when the game rejects it.
+
+        ``audible``: its automaton beats sound (not while seeking: a jump is no beat)."""
         if not self._active or self._position >= self._end():
             return False
-        if not self._target.playback_apply(self.moves[self._position], animate=animate):
+        move = self.moves[self._position]
+        if not self._target.playback_apply(move, animate=animate, audible=audible):
             self._broken_at = self._position + 1
             self._timer.stop()
             self.changed.emit()
@@ -142,7 +146,7 @@ class Playback(QObject):
         self.pause()
         while self._position > position and self.step_back():
             pass
-        while self._position < position and self.step(animate=False):
+        while self._position < position and self.step(animate=False, audible=False):
             pass
 
     def detach(self) -> None:

@@ -1,8 +1,8 @@
 """The play view's side panels: beat feedback and the event log (rule timeline).
 
-``BeatPanel`` shows each automaton's current and next pattern step, its carriers
-and what its last beat did, in visible text and the same accessible text (spec
-03). ``EventLog`` lists the turns that led to the game's current position, one
+``BeatPanel`` shows each automaton's next pattern step (the engine's ``next``,
+``pattern[phase]``) and the one after it, its carriers and what its last beat
+did, in visible text and the same accessible text. ``EventLog`` lists the turns that led to the game's current position, one
 item per turn whose ``Qt.UserRole`` is the engine's ``TurnEvent.to_dict()``, with
 one child line per thing the turn did (moved, pushed, transformed, destroyed,
 crumbled, automated, rules added and removed). Item 0 is the settled start (its
@@ -36,11 +36,17 @@ from editor.panels.play_text import (
     beat_line,
     carriers_text,
     cue_text,
-    now_and_next,
+    next_and_then,
 )
 from editor.views.theme import AUTOMATON_COLOR
 
 Json = Mapping[str, Any]
+
+#: What the two words of a beat line mean (the engine's ``next`` is ``pattern[phase]``).
+BEAT_TIP = (
+    "next: the step this automaton plays on its next beat, the next accepted turn "
+    "with a carrier (pattern[phase]); then: the step after it"
+)
 
 #: Letter keys the play view owns; the log passes them on instead of searching its items.
 PLAY_LETTERS = frozenset(
@@ -49,7 +55,7 @@ PLAY_LETTERS = frozenset(
 
 
 class BeatPanel(QFrame):
-    """One block of text per automaton: ``clock: ← move now, next: wait (step 1 of 2)``."""
+    """One block of text per automaton: ``clock: next ← move, then wait (step 1 of 2)``."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -106,10 +112,10 @@ class BeatPanel(QFrame):
         automated = list(event.get("automated", [])) if event is not None else []
         for label, entry in zip(self._labels, automata, strict=True):
             head = beat_line(entry)
-            now, after = now_and_next(entry)
+            step, then = next_and_then(entry)
             lines = [
                 head,
-                f"now: {cue_text(now)} · next: {cue_text(after)}",
+                f"next: {cue_text(step)} · then: {cue_text(then)}",
                 carriers_text(entry, name_of),
             ]
             beats = [a for a in automated if a.get("automaton") == entry["id"]]
@@ -122,6 +128,7 @@ class BeatPanel(QFrame):
             label.setText("\n".join(lines))
             label.setAccessibleName(head)
             label.setAccessibleDescription("\n".join(lines[1:]))
+            label.setToolTip(BEAT_TIP)
         self._none.setVisible(not automata)
 
 

@@ -5,11 +5,13 @@ entries of the state): the beat panel, the event log, accessible names and the
 tests all read the same sentences, so the visible and the accessible text can
 never disagree.
 
-Beat feedback reads one automaton entry. ``next`` in the engine's record is
-``pattern[phase]``: the step the next accepted turn plays, shown as "now"; the
-step after it (``pattern[(phase + 1) % len]``) is shown as "next"::
+Beat feedback reads one automaton entry. "next" means what it means in the
+engine's record (docs/contract.md): ``pattern[phase]``, the step the next
+accepted turn plays; the step after it (``pattern[(phase + 1) % len]``) is
+"then". The board's carrier tags, their tooltips and the beat panel's visible
+and accessible text all use these two words::
 
-    clock: ← move now, next: wait (step 1 of 2)
+    clock: next ← move, then wait (step 1 of 2)
 """
 
 from __future__ import annotations
@@ -33,20 +35,20 @@ def step_label(step: Json) -> str:
     return "wait"
 
 
-def now_and_next(entry: Json) -> tuple[Json, Json]:
-    """The step the next turn plays (``pattern[phase]``) and the one after it."""
+def next_and_then(entry: Json) -> tuple[Json, Json]:
+    """``next`` (``pattern[phase]``, the step the next turn plays) and the step after it."""
     pattern: Sequence[Json] = entry.get("pattern") or [{"action": "wait"}]
     phase = int(entry.get("phase", 0)) % len(pattern)
     return pattern[phase], pattern[(phase + 1) % len(pattern)]
 
 
 def beat_line(entry: Json) -> str:
-    """The automaton's beat: current and next pattern step, and why it may be paused."""
+    """The automaton's beat: its next pattern step, the one after, and why it may be paused."""
     pattern = entry.get("pattern") or [{"action": "wait"}]
-    now, after = now_and_next(entry)
+    step, then = next_and_then(entry)
     phase = int(entry.get("phase", 0)) % len(pattern)
     line = (
-        f"{entry['id']}: {step_label(now)} now, next: {step_label(after)} "
+        f"{entry['id']}: next {step_label(step)}, then {step_label(then)} "
         f"(step {phase + 1} of {len(pattern)})"
     )
     if not entry.get("active"):

@@ -3,7 +3,7 @@
 ``start()`` builds an ``engine.Game`` from the level's authored data (so the
 settle applies) and shows it; arrow keys and WASD move, Z undoes, R resets and
 Escape returns to editing (``stop()``). The Qt properties ``moves`` and ``won``
-follow the game (api.md section 7). ``play_moves(moves, *, title)`` plays a move
+follow the game (docs/contract.md section 7). ``play_moves(moves, *, title)`` plays a move
 string back (play, pause, step, scrub): see :mod:`editor.panels.play_playback`,
 the API the solver panel uses.
 
@@ -45,7 +45,7 @@ from editor.panels.play_game import LETTERS, MAX_PLAY_TURNS, PlayRecord
 from editor.panels.play_marks import marks_for
 from editor.panels.play_page import HINTS, PlayPage, intent_of
 from editor.panels.play_playback import Playback
-from editor.panels.play_sound import BeatSounds, SoundBackend, default_backend
+from editor.panels.play_sound import BeatSounds, SoundBackend
 from editor.panels.play_text import blocked_text, turn_lines, turn_title
 from editor.settings import EditorSettings
 from editor.views.tiles import TileRenderer
@@ -79,7 +79,7 @@ class PlayView(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._session = session
         self._settings = settings
-        self.sounds = BeatSounds(sounds if sounds is not None else default_backend())
+        self.sounds = BeatSounds(settings, sounds)
         self._record: PlayRecord | None = None
         self._level: LevelDocument | None = None
         self._played_key: Json = {}
@@ -161,6 +161,7 @@ class PlayView(QWidget):
         self._end_playback()
         self._queue.clear()
         self._record, self._level, self._played_key = record, level, _play_key(data)
+        self.sounds.prepare()  # Qt Multimedia loads now, not on the first beat
         self._level_links.follow(
             [
                 (level.cells_changed, self._on_level_edited),
@@ -222,6 +223,15 @@ class PlayView(QWidget):
         if on:
             self.board.finish()
 
+    def set_sound(self, on: bool) -> None:
+        """View ▸ Sound: beats play sounds (kept in the settings; off stays off)."""
+        self._settings.sound_enabled = on
+        if on and self.playing:
+            self.sounds.prepare()
+
+    def set_sound_volume(self, percent: int) -> None:
+        self._settings.sound_volume = percent
+
     def use_as_solution(self) -> bool:
         """Store the winning moves as the level's intended solution (one undoable edit)."""
         if not self._won or self._level is None or self._stale:
@@ -266,10 +276,10 @@ class PlayView(QWidget):
         self._after_turn(note=f"Rewound to turn {turn}.")
 
     # --------------------------------------------------- playback's target
-    def playback_apply(self, letter: str, *, animate: bool) -> bool:
+    def playback_apply(self, letter: str, *, animate: bool, audible: bool = True) -> bool:
         direction = {v: k for k, v in LETTERS.items()}[letter]
         self.board.finish()
-        return self._apply(direction, animate=animate and not self.reduced_motion)
+        return self._apply(direction, animate=animate and not self.reduced_motion, audible=audible)
 
     def playback_undo(self) -> bool:
         self.board.finish()
@@ -327,8 +337,10 @@ class PlayView(QWidget):
         finally:
             self._draining = False
 
-    def _apply(self, intent: str, *, animate: bool) -> bool:
-        """Play one input on the game and show it; ``True`` when the game changed."""
+    def _apply(self, intent: str, *, animate: bool, audible: bool = True) -> bool:
+        """Play one input on the game and show it; ``True`` when the game changed.
+
+        ``audible``: the turn's beats sound (a playback's seek jumps without them)."""
         record = self._record
         assert record is not None
         if self._viewing is not None:
@@ -361,7 +373,8 @@ class PlayView(QWidget):
                 turn.event,
                 turn_lines(turn.event, record.name_of(now), record.automata_before(now)),
             )
-            self.sounds.play([str(a["sound"]) for a in turn.event["automated"] if a.get("sound")])
+            if audible:
+                self.sounds.play_beat(turn.event["automated"])
         else:
             self.log.truncate(now)
         motion = motion_between(turn.before, turn.after, turn.event) if animate else None

@@ -5,7 +5,7 @@
 (breadth-first) or fast (best-first), and the budget in states — showing live
 progress (states, depth, rate) and a Cancel that is honoured at once. The result
 says status, length, states and time; the properties ``status`` and ``moves``
-follow api.md section 7. A result remembers the level as it was solved and turns
+follow docs/contract.md section 7. A result remembers the level as it was solved and turns
 *stale* as soon as the level differs (an undo back to it makes it fresh again).
 
 A solution plays on the board through a :class:`SolutionPlayer` — the play view's
@@ -104,7 +104,7 @@ class SolverPanel(QWidget):
         """Stop the solver's worker (the window is closing)."""
         self.runner.shutdown()
 
-    # -------------------------------------------------------- api.md section 7
+    # -------------------------------------------------------- docs/contract.md section 7
     def _get_status(self) -> str:
         outcome = self._outcome()
         if outcome is None or outcome.status == "failed":

@@ -15,7 +15,7 @@ fields it emits ``problem_activated(level_id, pointer)`` and the window calls
 It also finds what a problem names on a level that may have changed since the
 check: the entity's cell now, or the not-shown record still at its place.
 
-Panels that other parts of the editor build plug in by their api.md object name
+Panels that other parts of the editor build plug in by their object name (docs/contract.md section 7)
 and that one method, so this module never imports them.
 """
 

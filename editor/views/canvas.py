@@ -140,7 +140,7 @@ class GridCanvas(QWidget):
     def _get_highlighted_ids(self) -> list[int]:
         return list(self._highlight)
 
-    #: The ids of the entities now highlighted (api.md section 7), ``[]`` when none.
+    #: The ids of the entities now highlighted (docs/contract.md section 7), ``[]`` when none.
     highlightedIds = Property(list, _get_highlighted_ids, notify=highlight_changed)  # noqa: N815
 
     @property

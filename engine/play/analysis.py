@@ -4,7 +4,7 @@ An editor shows the rules of a level while the author is still making it: nouns
 the pack does not declare yet, a FRAIL word before the level opts in, an automaton
 half filled in. :func:`analyze_level` never refuses such a level. It reads what it
 can (every well-formed entity, every well-formed automaton), settles the board with
-the same code a :class:`~engine.play.game.Game` uses (api.md §5: the settle), and
+the same code a :class:`~engine.play.game.Game` uses (docs/contract.md §5: the settle), and
 reports what it could not use as located problems beside the reading. For a valid
 level the reading is exactly what ``Game(level)`` starts from.
 
@@ -82,7 +82,7 @@ class LevelAnalysis:
     """A level at move 0 (after the settle), as :func:`analyze_level` reads it.
 
     ``transformed`` and ``destroyed`` are the settle's effects as event entries
-    (api.md §5). ``nouns`` maps every object left at move 0 to its noun, and
+    (docs/contract.md §5). ``nouns`` maps every object left at move 0 to its noun, and
     ``properties`` every object that has any to its properties. ``hints`` holds the
     near-sentences, or the one ``rule-complexity`` hint when the board is over the
     parse budget (then there are no rules). ``problems`` are the level's validation

@@ -6,7 +6,7 @@ the plain turn copies the frame into a fresh board and freezes the result whole;
 the incremental turn of a :class:`~engine.play.game.Game` keeps one board up to date
 and makes the next frame from what changed (:meth:`Frame.after`).
 
-Entities are always kept in ascending id ("stable entity id order", api.md §1).
+Entities are always kept in ascending id ("stable entity id order", docs/contract.md §1).
 """
 
 from __future__ import annotations

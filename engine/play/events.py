@@ -1,4 +1,4 @@
-"""The settled event record that ``step``, ``undo`` and ``reset`` return (api.md §5).
+"""The settled event record that ``step``, ``undo`` and ``reset`` return (docs/contract.md §5).
 
 Every list is in resolution order and every key is always present, so consumers
 (the play view, replays, share payloads) can read a record without guessing.

@@ -33,7 +33,7 @@ from engine.rules import Rule
 
 
 class Game:
-    """A level in play. Construction settles the authored board (api.md §5)."""
+    """A level in play. Construction settles the authored board (docs/contract.md §5)."""
 
     def __init__(self, level: Level | Mapping[str, Any] | str) -> None:
         if not isinstance(level, Level):
@@ -137,7 +137,7 @@ class Game:
         return event
 
     def state(self) -> dict[str, Any]:
-        """The settled state record of api.md §4 (a fresh JSON-ready dict)."""
+        """The settled state record of docs/contract.md §4 (a fresh JSON-ready dict)."""
         frame, board = self._frame, self._board
         table = board.table if board is not None and board.table is not None else None
         if table is None:

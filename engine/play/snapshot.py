@@ -4,16 +4,25 @@ A snapshot holds only what cannot be derived: every entity's id, kind, noun or
 text and position, the move count, the win flag and each automaton's phase, for
 the current position and for every position in the undo history. Carriers and
 control are derived from the board on restore. The active rules and each
-automaton's ``active`` flag are carried because the requirement documents ask for
-them (01: "a turn snapshot SHALL include ... active rules"; 03: "active state"),
-and both are checked against the board: a snapshot whose rules or flags disagree
-with its words is rejected. Anything else (an
+automaton's ``active`` flag are carried because the requirements ask for
+them (docs/contract.md: a turn snapshot includes the active rules and each
+automaton's active state), and both are checked against the board: a snapshot
+whose rules or flags disagree with its words is rejected. Anything else (an
 unknown key, a crumble counter, a per-object ``leaves`` map) is rejected too, so no
-hidden state can ever ride along (spec 04, "Hidden FRAIL state fails closed").
+hidden state can ever ride along ("Hidden FRAIL state fails closed").
+
+The level's normalized automata declaration (``id``, optional ``subject``,
+``property``, ``pattern`` and the declared start ``phase`` of each) rides along
+once, at the top: a phase means something only under the pattern it counts in,
+so a snapshot restored against a level whose declaration differs is refused at
+the first difference (``automata-mismatch``) before any position is read. Once,
+not per position: every position of one game has the same declaration, and a
+long history would otherwise repeat it hundreds of times (docs/decisions.md).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,8 +43,9 @@ from engine.rules import Meter, Rule, metered
 from engine.tokens import WIN, YOU
 
 FORMAT = "rulegrid-snapshot"
-VERSION = 1
-_TOP_KEYS = ("format", "version", "level", "current", "history")
+#: 2: the automata declaration is carried (version 1 named the level by id only).
+VERSION = 2
+_TOP_KEYS = ("format", "version", "level", "automata", "current", "history")
 _FRAME_KEYS = ("entities", "rules", "moves", "won", "automata")
 
 
@@ -58,11 +68,17 @@ def frame_record(ctx: LevelContext, frame: Frame) -> dict[str, Any]:
     }
 
 
+def declaration(ctx: LevelContext) -> list[dict[str, Any]]:
+    """The level's automata as normalized records, the way the level document holds them."""
+    return [a.to_data() for a in ctx.automata]
+
+
 def encode(ctx: LevelContext, current: Frame, history: list[Frame]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
         "level": ctx.level.id,
+        "automata": declaration(ctx),
         "current": frame_record(ctx, current),
         "history": [frame_record(ctx, f) for f in history],
     }
@@ -91,7 +107,12 @@ def decode(ctx: LevelContext, data: object, start: Frame) -> tuple[Frame, list[F
     if data.get("format") != FORMAT:
         problems.add(Problem("/format", "bad-value", f"expected format {FORMAT!r}"))
     if data.get("version") != VERSION:
-        problems.add(Problem("/version", "bad-value", f"expected version {VERSION}"))
+        older = (
+            " (version 1 did not carry the automata declaration)"
+            if data.get("version") == 1
+            else ""
+        )
+        problems.add(Problem("/version", "bad-value", f"expected version {VERSION}{older}"))
     if data.get("level") != ctx.level.id:
         problems.add(
             Problem(
@@ -100,6 +121,12 @@ def decode(ctx: LevelContext, data: object, start: Frame) -> tuple[Frame, list[F
                 f"snapshot of level {str(data.get('level'))[:80]!r}, not {ctx.level.id!r}",
             )
         )
+    given = data.get("automata", declaration(ctx))  # a missing one is reported above
+    differs = first_difference(declaration(ctx), given, "/automata")
+    if differs is not None:  # taken under another declaration: its phases mean nothing here
+        problems.add(differs)
+        listed = problems.listed(level=ctx.level.id)
+        raise ValidationError(p.located(pack=None, level=ctx.level.id) for p in listed)
     history = data.get("history")
     if not isinstance(history, list):
         problems.add(Problem("/history", "wrong-type", "history must be a list"))
@@ -197,6 +224,71 @@ def _expected_win(ctx: LevelContext, history: list[Frame], current: Frame, start
         if frame is not None and (frame.pieces, frame.phases) == (current.pieces, current.phases):
             return frame.won
     return _shows_win(ctx, current)
+
+
+def first_difference(expected: object, given: object, base: str) -> Problem | None:
+    """Where ``given`` first departs from ``expected`` (document order), as a problem.
+
+    Keys are visited in the expected record's order, then the keys only ``given``
+    has; list items by index. ``1`` and ``true`` differ (JSON types are compared),
+    so the walk is exact. It never looks further than ``expected`` reaches, so its
+    cost is bounded by the level's own declaration, whatever ``given`` holds.
+    """
+    if isinstance(expected, dict) and isinstance(given, dict):
+        for key, value in expected.items():
+            where = base + pointer(key)
+            if key not in given:
+                return _mismatch(where, f"the level has {_short(value)} here, the snapshot none")
+            found = first_difference(value, given[key], where)
+            if found is not None:
+                return found
+        for key in given:
+            if key not in expected:
+                return _mismatch(
+                    base + pointer(str(key)),
+                    f"the snapshot has {str(key)[:40]!r} here, the level none",
+                )
+        return None
+    if isinstance(expected, list) and isinstance(given, list):
+        for n, value in enumerate(expected):
+            if n >= len(given):
+                return _mismatch(
+                    f"{base}/{n}",
+                    f"the level has {len(expected)} items here, the snapshot {len(given)}",
+                )
+            found = first_difference(value, given[n], f"{base}/{n}")
+            if found is not None:
+                return found
+        if len(given) > len(expected):
+            return _mismatch(
+                f"{base}/{len(expected)}",
+                f"the level has {len(expected)} items here, the snapshot {len(given):,}",
+            )
+        return None
+    if type(expected) is type(given) and expected == given:
+        return None
+    return _mismatch(base, f"the level has {_short(expected)}, the snapshot {_short(given)}")
+
+
+def _mismatch(where: str, detail: str) -> Problem:
+    return Problem(
+        where,
+        "automata-mismatch",
+        f"the snapshot was taken under another automata declaration: {detail}",
+    )
+
+
+def _short(value: object) -> str:
+    """A value as a message quotes it: JSON for a scalar, the shape for the rest."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"a list of {len(value):,}"
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class _Reader:

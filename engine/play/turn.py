@@ -1,4 +1,4 @@
-"""Turn resolution for the public engine: a step as named phases (api.md §5).
+"""Turn resolution for the public engine: a step as named phases (docs/contract.md §5).
 
 :func:`resolve_step` runs the phases of :mod:`engine.play.phases` in the order of
 :data:`~engine.play.phases.STEP_PHASES` on a mutable :class:`Board` copied from the
@@ -161,7 +161,7 @@ def _resolve(
 
 
 def settle(ctx: LevelContext, pieces: tuple[Piece, ...], phases: tuple[int, ...]) -> Frame:
-    """Settle an authored board the way a turn ends, without movement (api.md §5).
+    """Settle an authored board the way a turn ends, without movement (docs/contract.md §5).
 
     Raises:
         RuleComplexityError: the board exceeds the parse budget.

@@ -34,21 +34,35 @@ class ReplayRecord:
     """A move string with digests of what it produced on the author's engine.
 
     The digests let an importer notice when its engine plays the level differently
-    (another version, or a changed level) without shipping every event.
+    (another version, or a changed level) without shipping every event. ``automata``
+    names the automata declaration the moves were recorded under: a record made
+    under another one is refused (``automata-mismatch``) instead of being replayed
+    against phases that count in another pattern.
     """
 
     level: str
     moves: str
     events: str  # SHA-256 of the canonical JSON of [TurnEvent.to_dict(), ...]
     final: str  # SHA-256 of the canonical JSON of Game.state() after the moves
+    #: SHA-256 of the canonical JSON of the level's normalized automata records
+    #: (:func:`automata_digest`); empty when not known (encode fills it in).
+    automata: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {
+        record = {
             "level": self.level,
             "moves": self.moves,
             "events": self.events,
             "final": self.final,
         }
+        if self.automata:
+            record["automata"] = self.automata
+        return record
+
+
+def automata_digest(level: Level) -> str:
+    """SHA-256 of the canonical JSON of the level's automata as normalized records."""
+    return digest([a.to_data() for a in level.automata])
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +88,7 @@ def record_replay(level: Level, moves: str) -> ReplayRecord:
         ValueError: ``moves`` holds a character other than ``U D L R``.
     """
     events, final, _ = run_replay(level, moves)
-    return ReplayRecord(level.id, moves, events, final)
+    return ReplayRecord(level.id, moves, events, final, automata_digest(level))
 
 
 def run_replay(level: Level, moves: str) -> tuple[str, str, bool]:
@@ -199,7 +213,9 @@ def check_replays(
         if found:
             problems.extend(found)
             continue
-        record = ReplayRecord(item["level"], item["moves"], item["events"], item["final"])
+        record = ReplayRecord(
+            item["level"], item["moves"], item["events"], item["final"], item.get("automata", "")
+        )
         level = by_id.get(record.level)
         if level is None:
             if valid:
@@ -211,6 +227,17 @@ def check_replays(
                         None,
                     )
                 )
+            continue
+        if record.automata and record.automata != automata_digest(level):
+            problems.add(
+                _problem(
+                    where + "/automata",
+                    "automata-mismatch",
+                    "the replay was recorded under another automata declaration than "
+                    "this level's: its phases would count in other patterns",
+                    level.id,
+                )
+            )
             continue
         try:
             with metered(meter):
@@ -245,6 +272,9 @@ def check_replays(
 
 
 _RECORD_KEYS = ("events", "final", "level", "moves")
+#: Written by every record since the automata digest was added; an older payload's
+#: record without it is still read (its events digest covers the automata entries).
+_OPTIONAL_RECORD_KEYS = ("automata",)
 
 
 def record_problems(item: object, where: str) -> Iterable[Problem]:
@@ -265,7 +295,7 @@ def record_problems(item: object, where: str) -> Iterable[Problem]:
                 f"{where}/{key}", "missing-field", f"missing required field '{key}'", None
             )
     for key in item:
-        if key not in _RECORD_KEYS:
+        if key not in _RECORD_KEYS and key not in _OPTIONAL_RECORD_KEYS:
             yield _problem(
                 where + "/" + key.replace("~", "~0").replace("/", "~1"),
                 "unknown-field",
@@ -279,7 +309,7 @@ def record_problems(item: object, where: str) -> Iterable[Problem]:
         parse_moves(moves)
     except ValueError as exc:
         yield _problem(where + "/moves", "bad-moves", str(exc), None)
-    for key in ("events", "final"):
+    for key in ("events", "final", "automata"):
         value = item.get(key, "0" * 64)
         if not isinstance(value, str) or len(value) != 64 or value.strip("0123456789abcdef"):
             yield _problem(

@@ -16,7 +16,7 @@ A level payload is validated as a level (problems located like
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +31,7 @@ from engine.rules import Meter
 from engine.share.checks import (
     ReplayCheck,
     ReplayRecord,
+    automata_digest,
     check_replays,
     check_snapshot,
     default_color,
@@ -129,7 +130,12 @@ def encode(
             level, content["snapshot"]
         )  # raises ValidationError when it does not fit
     if records:
-        recorded = [r if r.events else record_replay(by_id[r.level], r.moves) for r in records]
+        recorded = [
+            (r if r.automata else replace(r, automata=automata_digest(by_id[r.level])))
+            if r.events
+            else record_replay(by_id[r.level], r.moves)
+            for r in records
+        ]
         content["replays"] = [r.to_dict() for r in recorded]
     document = seal(content)
     return to_text(document)

@@ -1,13 +1,18 @@
-"""Beat feedback in test-play: spec 03's presentation scenarios and the issue's item 4.
+"""Beat feedback in test-play: the automata presentation scenarios and the issue's item 4.
 
-Scenario tests are named after spec 03 ("Automata SHALL provide a visual feedback
-handoff", "Reduced motion keeps beat feedback readable", "Missing optional cue does
+Scenario tests are named after the automata requirements (docs/contract.md:
+"Automata SHALL provide a visual feedback handoff", "Reduced motion keeps beat feedback readable", "Missing optional cue does
 not block play").
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from PySide6.QtCore import QEvent
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
 
 import engine
 from editor.panels.play_marks import DEFAULT_CUE, cue_style
@@ -28,9 +33,10 @@ def _label(step: dict[str, Any]) -> str:
 
 def _expected_beat(entry: dict[str, Any]) -> str:
     pattern, phase = entry["pattern"], entry["phase"]
-    now, after = pattern[phase], pattern[(phase + 1) % len(pattern)]
+    step, then = entry["next"], pattern[(phase + 1) % len(pattern)]
+    assert step == pattern[phase]  # the engine's meaning of next
     line = (
-        f"{entry['id']}: {_label(now)} now, next: {_label(after)} "
+        f"{entry['id']}: next {_label(step)}, then {_label(then)} "
         f"(step {phase + 1} of {len(pattern)})"
     )
     if not entry["active"]:
@@ -39,12 +45,29 @@ def _expected_beat(entry: dict[str, Any]) -> str:
 
 
 class RecordingSound:
+    """A sound backend that records what it is asked to play (and at which volume)."""
+
     def __init__(self) -> None:
         self.asked: list[str] = []
+        self.volumes: list[float] = []
 
-    def play(self, name: str) -> bool:
+    def play(self, name: str, volume: float) -> bool:
         self.asked.append(name)
+        self.volumes.append(volume)
         return True
+
+    def problem(self) -> str | None:
+        return None
+
+
+def clockwork_with_sound(make_window: Any, settings: Any) -> tuple[Any, RecordingSound]:
+    """The Clockwork level in test-play (reduced motion), its sounds recorded."""
+    settings.reduced_motion = True
+    window = open_level(make_window, CLOCKWORK)
+    sound = RecordingSound()
+    window.play_view.sounds.backend = sound
+    play(window)
+    return window, sound
 
 
 def test_beat_feedback_matches_pattern_phase_and_the_next_step_on_clockwork(
@@ -55,7 +78,7 @@ def test_beat_feedback_matches_pattern_phase_and_the_next_step_on_clockwork(
     play(window)
     view = window.play_view
     assert view.beats.lines() == [
-        "clock: ↑ move now, next: wait (step 1 of 2) — paused: nothing is TICK"
+        "clock: next ↑ move, then wait (step 1 of 2) — paused: nothing is TICK"
     ]
     for number, letter in enumerate(SOLUTION, start=1):
         keys(window, letter)
@@ -64,9 +87,9 @@ def test_beat_feedback_matches_pattern_phase_and_the_next_step_on_clockwork(
         (label,) = view.beats.labels()
         assert view.beats.lines() == [_expected_beat(entry)], f"after move {number}"
         assert label.text().splitlines()[0] == label.accessibleName() == _expected_beat(entry)
-    assert view.beats.lines() == ["clock: ↑ move now, next: wait (step 1 of 2)"]
+    assert view.beats.lines() == ["clock: next ↑ move, then wait (step 1 of 2)"]
     keys(window, "Z")  # the beat before the last: the carrier rests next
-    assert view.beats.lines() == ["clock: wait now, next: ↑ move (step 2 of 2)"]
+    assert view.beats.lines() == ["clock: next wait, then ↑ move (step 2 of 2)"]
 
 
 def test_a_pattern_step_is_ready_for_visual_review(make_window, settings) -> None:
@@ -96,8 +119,8 @@ def test_a_pattern_step_is_ready_for_visual_review(make_window, settings) -> Non
     assert view.board.frame.pieces[21].pos == (9, 2)  # the movement result
     (label,) = view.beats.labels()
     text = label.text().splitlines()
-    assert text[0] == "clock: wait now, next: ↑ move (step 2 of 2)"
-    assert text[1] == "now: cue rest · next: cue step, sound tick"
+    assert text[0] == "clock: next wait, then ↑ move (step 2 of 2)"
+    assert text[1] == "next: cue rest · then: cue step, sound tick"
     assert text[2] == "carriers: mouse #21"
     assert text[3] == "last beat: clock: mouse #21 moved ↑ (9, 3) → (9, 2) · cue step · ♪ tick"
     assert label.accessibleDescription() == "\n".join(text[1:])
@@ -122,19 +145,19 @@ def test_reduced_motion_keeps_beat_feedback_readable(make_window, settings) -> N
     trigger(window, "actionReducedMotion")  # View ▸ Reduced Motion, during the turn
     assert settings.reduced_motion is True
     assert not view.busy  # the waiting turns were applied at once
-    assert view.beats.lines() == ["clock: wait now, next: ↑ move (step 2 of 2)"]
+    assert view.beats.lines() == ["clock: next wait, then ↑ move (step 2 of 2)"]
     expected = engine.Game(window.level.to_data())
     for letter in SOLUTION[:9]:
         expected.step(letter)
     assert view.game.state() == expected.state()
     keys(window, SOLUTION[9])
     assert not view.board.animating
-    assert view.beats.lines() == ["clock: ↑ move now, next: wait (step 1 of 2)"]
+    assert view.beats.lines() == ["clock: next ↑ move, then wait (step 1 of 2)"]
 
 
 def test_missing_optional_cue_does_not_block_play(make_window, tmp_path, settings) -> None:
     """Spec 03: a step without cue or sound keeps its action and phase and gets the
-    default visual treatment; no sound is asked for."""
+    default visual and audio treatment (the default ring, the default sound)."""
     settings.reduced_motion = True
     level = grid_level(
         [
@@ -157,31 +180,28 @@ def test_missing_optional_cue_does_not_block_play(make_window, tmp_path, setting
     window.play_view.sounds.backend = sound
     play(window)
     view = window.play_view
-    assert view.beats.lines() == ["drift: → move now, next: wait (step 1 of 2)"]
+    assert view.beats.lines() == ["drift: next → move, then wait (step 1 of 2)"]
     keys(window, "U")
     (entry,) = view.game.state()["automata"]
     assert (entry["phase"], entry["next"]) == (1, {"action": "wait"})
-    assert view.beats.lines() == ["drift: wait now, next: → move (step 2 of 2)"]
+    assert view.beats.lines() == ["drift: next wait, then → move (step 2 of 2)"]
     rock = next(e for e in view.game.state()["entities"] if e.get("noun") == "ROCK")
     assert (rock["x"], rock["y"]) == (3, 3)
     assert list(view.board.marks.beats) == [(rock["id"], DEFAULT_CUE)]
     (label,) = view.beats.labels()
-    assert "now: default cue · next: default cue" in label.text()
-    assert sound.asked == []
+    assert "next: default cue · then: default cue" in label.text()
+    assert sound.asked == ["beat"]
 
 
 def test_sound_names_are_shown_and_played_where_a_backend_exists(make_window, settings) -> None:
-    settings.reduced_motion = True
-    window = open_level(make_window, CLOCKWORK)
-    sound = RecordingSound()
-    window.play_view.sounds.backend = sound
-    play(window)
+    window, sound = clockwork_with_sound(make_window, settings)
     keys(window, SOLUTION[:10])
-    assert sound.asked == ["tick"]  # the ninth move's beat; the tenth is a silent wait
-    assert window.play_view.sounds.played == ["tick"]
+    assert sound.asked == ["tick", "beat"]  # the ninth move's step; the tenth names none
+    assert window.play_view.sounds.played == ["tick", "beat"]
     window.play_view.sounds.backend = None  # no audio: the names are still shown
     keys(window, SOLUTION[10])
     assert "♪ tick" in window.play_view.beats.labels()[0].text()
+    assert window.play_view.sounds.asked == ["tick", "beat", "tick"]
 
 
 def test_animated_beats_pulse_then_rest_on_the_same_marks(make_window, settings, qtbot) -> None:
@@ -192,4 +212,45 @@ def test_animated_beats_pulse_then_rest_on_the_same_marks(make_window, settings,
     keys(window, SOLUTION[:9])
     settle_animations(qtbot, window)
     assert list(view.board.marks.beats) == [(21, cue_style("step"))]
-    assert view.beats.lines() == ["clock: wait now, next: ↑ move (step 2 of 2)"]
+    assert view.beats.lines() == ["clock: next wait, then ↑ move (step 2 of 2)"]
+
+
+def test_next_means_the_engines_next_in_every_label_tooltip_and_accessible_text(
+    make_window, settings, qtbot
+) -> None:
+    """Issue 37, item 4: ``next`` is ``pattern[phase]`` (the state's ``next``) in the
+    beat panel's text, its accessible name and description, its tooltip and the
+    board's carrier tag and tooltip; the step after it is "then"."""
+    settings.reduced_motion = True
+    window = open_level(make_window, CLOCKWORK)
+    play(window)
+    view = window.play_view
+    keys(window, SOLUTION[:9])  # the mouse carries the clock; its next step is the wait
+    (entry,) = view.game.state()["automata"]
+    assert entry["next"] == {"action": "wait", "cue": "rest"} == entry["pattern"][entry["phase"]]
+    (label,) = view.beats.labels()
+    assert label.accessibleName() == "clock: next wait, then ↑ move (step 2 of 2)"
+    assert label.accessibleDescription().splitlines()[0] == (
+        "next: cue rest · then: cue step, sound tick"
+    )
+    assert "(pattern[phase])" in label.toolTip()
+    assert dict(view.board.marks.carriers) == {21: entry["next"]}  # the board's tag
+    mouse = view.board.frame.pieces[21].pos
+    assert view.board.carrier_tip(mouse) == "mouse #21: next wait"
+    assert view.board.carrier_tip(view.board.frame.pieces[1].pos) == ""  # not a carrier
+    centre = view.board.cell_rect(mouse).center()
+    assert view.board.cell_at(centre) == mouse
+    QApplication.sendEvent(
+        view.board,
+        QHelpEvent(QEvent.Type.ToolTip, centre, view.board.mapToGlobal(centre)),
+    )
+    qtbot.waitUntil(lambda: QToolTip.text() == "mouse #21: next wait", timeout=2000)
+    assert "next step" in view.board.accessibleDescription()
+    texts = [
+        label.text(),
+        label.accessibleName(),
+        label.accessibleDescription(),
+        label.toolTip(),
+        view.board.accessibleDescription(),
+    ]
+    assert not [t for t in texts if re.search(r"\bnow\b", t)]

@@ -75,7 +75,7 @@ def test_step_labels_and_beat_lines_read_the_pattern() -> None:
         "active": False,
     }
     assert beat_line(entry) == (
-        "mouse-clock: ↓ move now, next: ← move (step 3 of 3) — paused: MOUSE is not TICK"
+        "mouse-clock: next ↓ move, then ← move (step 3 of 3) — paused: MOUSE is not TICK"
     )
 
 

@@ -35,7 +35,7 @@ def put(window: MainWindow, row: int, *cells: str) -> None:
 
 
 def panel_rules(window: MainWindow) -> list[dict[str, Any]]:
-    """What a test reads per api.md section 7: the UserRole of every item of the one view."""
+    """What a test reads per docs/contract.md section 7: the UserRole of every item of the one view."""
     [view] = window.findChild(QObject, "rulesPanel").findChildren(QAbstractItemView)
     model = view.model()
     values = (model.index(row, 0).data(USER) for row in range(model.rowCount()))

@@ -1,7 +1,7 @@
 """The Problems panel (issue 15): live problems, lints, jumps, and repair without loss.
 
 Each test drives the real window as an author does (actions, keys, the brush,
-scripted answers to dialogs) and reads the panel through api.md section 7: the
+scripted answers to dialogs) and reads the panel through docs/contract.md section 7: the
 ``validationPanel``'s item view, whose items carry the problem record as
 ``Qt.UserRole``.
 """
@@ -60,7 +60,7 @@ def item_view(window: MainWindow) -> QAbstractItemView:
 
 
 def records(window: MainWindow) -> list[dict[str, Any]]:
-    """Every item's ``Qt.UserRole`` record, read through the view's model (api.md section 7)."""
+    """Every item's ``Qt.UserRole`` record, read through the view's model (docs/contract.md section 7)."""
     model = item_view(window).model()
     found = [model.index(row, 0).data(Qt.ItemDataRole.UserRole) for row in range(model.rowCount())]
     assert all(set(r) == RECORD_KEYS for r in found)

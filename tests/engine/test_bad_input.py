@@ -88,7 +88,7 @@ def test_malformed_json_reports_line_and_column() -> None:
     ("tamper", "pointer", "code"),
     [
         (lambda s: s.update(level="other"), "/level", "level-mismatch"),
-        (lambda s: s.update(version=2), "/version", "bad-value"),
+        (lambda s: s.update(version=1), "/version", "bad-value"),
         (lambda s: s.pop("history"), "/history", "missing-field"),
         (lambda s: s["current"].update(moves=-1), "/current/moves", "wrong-type"),
         (lambda s: s["current"].update(won="yes"), "/current/won", "wrong-type"),

@@ -292,6 +292,44 @@ def test_crumbled_records_are_sorted_by_id() -> None:
     assert [c["id"] for c in event["crumbled"]] == [2, 4]
 
 
+def test_settled_events_expose_a_cloned_crumbled_array() -> None:
+    """Spec 04, "Settled events and snapshots expose crumble results": the ``crumbled``
+    array is cloned. Editing the records ``to_dict`` returns (or the list holding
+    them) changes neither the event nor the game; editing the event's own lists
+    leaves the game's state, snapshot and undo as they were."""
+    rows = ["baba+drift . .", "baba+drift . .", "BABA IS YOU", "DRIFT IS FRAIL"]
+    g = game(rows, {"DRIFT": "WATER"})
+    event = g.step("right")
+    record = event.to_dict()
+    expected = copy.deepcopy(record)
+    state, snapshot = g.state(), g.snapshot()
+    assert record["crumbled"] == [
+        {"id": 2, "from": "DRIFT", "to": "WATER"},
+        {"id": 4, "from": "DRIFT", "to": "WATER"},
+    ]
+    first, second = record["crumbled"]
+    first["to"], first["id"] = "ROCK", 99  # the records
+    del second["from"]
+    record["crumbled"].append({"id": 5, "from": "WATER", "to": None})  # the list
+    record["crumbled"].reverse()
+    assert event.to_dict() == expected
+    assert g.state() == state
+    again = event.to_dict()["crumbled"]
+    assert again == expected["crumbled"]
+    assert again is not event.to_dict()["crumbled"]  # every read is a new clone
+    assert again[0] is not event.to_dict()["crumbled"][0]
+
+    event.crumbled[0]["to"] = "ROCK"  # the event's own lists and records
+    event.crumbled.clear()
+    event.moved.clear()
+    assert g.state() == state
+    assert g.snapshot() == snapshot
+    undone = g.undo().to_dict()
+    assert undone["crumbled"] == []
+    assert [e["noun"] for e in g.state()["entities"] if e["id"] in (2, 4)] == ["DRIFT", "DRIFT"]
+    assert g.step("right").to_dict() == expected  # the same turn, the same record
+
+
 # Requirement: crumbling precedes existing contacts
 
 

@@ -280,7 +280,8 @@ def test_replay_records_carry_digests_of_events_and_final_state() -> None:
     record = share.record_replay(level, "RLRR")
     game = engine.Game(level)
     events = [game.step(m).to_dict() for m in "RLRR"]
-    assert record == share.ReplayRecord("chain", "RLRR", sha(events), sha(game.state()))
+    declared = sha([a.to_data() for a in level.automata])
+    assert record == share.ReplayRecord("chain", "RLRR", sha(events), sha(game.state()), declared)
     assert any(e["crumbled"] for e in events)  # the digest covers a chain transition
 
 
@@ -289,7 +290,7 @@ def test_replays_round_trip_and_match() -> None:
     text = share.encode(pack, replays=[("chain", "RLRRR"), ("clock", "DDRU"), ("chain", "")])
     document = unpack(text)
     assert [r["moves"] for r in document["replays"]] == ["RLRRR", "DDRU", ""]
-    assert set(document["replays"][0]) == {"level", "moves", "events", "final"}
+    assert set(document["replays"][0]) == {"level", "moves", "events", "final", "automata"}
     preview = share.decode(text)
     assert preview.ok
     assert preview.warnings == ()

@@ -1,4 +1,4 @@
-"""``engine.solve`` (api.md §3): shortest solutions, proofs of unsolvability, bounds,
+"""``engine.solve`` (docs/contract.md §3): shortest solutions, proofs of unsolvability, bounds,
 cancel and progress, and the spec's solver scenarios (03 "Solver distinguishes phase
 states", 04 "Same board different chain stages remain distinct")."""
 

@@ -1,4 +1,4 @@
-"""The one token classification (api.md section 1): ``engine.Vocabulary`` and its roles."""
+"""The one token classification (docs/contract.md section 1): ``engine.Vocabulary`` and its roles."""
 
 from __future__ import annotations
 
