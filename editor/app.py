@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 from editor import render
 from editor.io.clipboard import release_clipboard
 from editor.main_window import APP_NAME, MainWindow
-from editor.resources import TUTORIAL_PACK
+from editor.resources import tutorial_pack
 from editor.settings import EditorSettings
 
 
@@ -34,7 +34,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 def default_pack(argument: str | None) -> Path | None:
     if argument:
         return Path(argument)
-    return TUTORIAL_PACK if TUTORIAL_PACK.is_file() else None
+    return tutorial_pack()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

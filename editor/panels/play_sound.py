@@ -13,9 +13,7 @@ import importlib
 from pathlib import Path
 from typing import Any, Protocol
 
-from editor.resources import RESOURCES
-
-SOUNDS = RESOURCES / "sounds"
+from editor.resources import SOUNDS
 
 
 class SoundBackend(Protocol):

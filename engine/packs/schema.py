@@ -38,9 +38,9 @@ from engine.packs.compiled import (
     pattern_search,
 )
 from engine.packs.explain import path_key, short, translate
+from engine.packs.shipped import schema_folder, schema_text
 from engine.packs.sizes import json_value_problems
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_BASE_URI = "https://rulegrid.dev/schemas/"
 SCHEMA_FILES = {"pack": "pack.schema.json", "level": "level.schema.json"}
 
@@ -97,8 +97,9 @@ def level_json_schema() -> dict[str, Any]:
 GENERATORS = {"pack": pack_json_schema, "level": level_json_schema}
 
 
-def write_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
-    """Regenerate the checked-in schema files; returns the paths written."""
+def write_schemas(folder: Path | None = None) -> list[Path]:
+    """Regenerate the checked-in schema files (the shipped ones by default); returns the paths written."""
+    folder = schema_folder() if folder is None else folder
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, generate in GENERATORS.items():
@@ -111,8 +112,9 @@ def write_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
     return written
 
 
-def stale_schemas(folder: Path = SCHEMA_DIR) -> list[str]:
+def stale_schemas(folder: Path | None = None) -> list[str]:
     """The names of the checked-in schemas that differ from the models (or are missing)."""
+    folder = schema_folder() if folder is None else folder
     stale = []
     for name, generate in GENERATORS.items():
         try:
@@ -136,9 +138,7 @@ Validator: Any = validators.extend(Draft202012Validator, {"pattern": _pattern}) 
 @cache
 def checked_in(name: str) -> dict[str, Any]:
     """The checked-in schema ``name`` (``"pack"`` or ``"level"``), checked once."""
-    schema: dict[str, Any] = json.loads(
-        (SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8")
-    )
+    schema: dict[str, Any] = json.loads(schema_text(SCHEMA_FILES[name]))
     Draft202012Validator.check_schema(schema)
     return schema
 
