@@ -75,6 +75,9 @@ class ShareImporter(QObject):
         except OSError as exc:
             self._dialogs.error(self._window, TITLE, f"{path}: {exc.strerror or exc}")
             return False
+        except engine.ShareError as exc:  # larger than any payload: refused unread
+            self._dialogs.error(self._window, TITLE, str(exc))
+            return False
         self.preview_text(text, path.name)
         return True
 

@@ -12,11 +12,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from engine.cli import keke, play, schema, share, solve, validate, verify
+from engine.cli import keke, packs, play, schema, share, solve, validate, verify
 from engine.errors import ValidationError
 from engine.packs.shipped import version
 
-COMMANDS = (validate, play, solve, verify, schema, share, keke)
+COMMANDS = (validate, play, solve, verify, schema, share, keke, packs)
 
 
 def build_parser() -> argparse.ArgumentParser:
