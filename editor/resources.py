@@ -15,10 +15,12 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-
-from PySide6.QtGui import QIcon
+from typing import TYPE_CHECKING
 
 import engine
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QIcon
 
 #: The installed name of ``resources/`` (docs/decisions.md).
 RESOURCES_PACKAGE = "rulegrid_data.resources"
@@ -55,6 +57,8 @@ TUTORIAL_PACK = tutorial_pack() or engine.bundled_pack_folder() / "tutorial.json
 @cache
 def icon(name: str) -> QIcon:
     """The icon ``resources/icons/<name>.svg``; a missing file is a bug, so it raises."""
+    from PySide6.QtGui import QIcon  # here: the command line's options need no Qt
+
     path = ICONS / f"{name}.svg"
     if not path.is_file():
         raise FileNotFoundError(path)

@@ -65,7 +65,10 @@ class ShareImporter(QObject):
 
     def import_file(self) -> bool:
         path = self._dialogs.choose_import_file(
-            self._window, title=TITLE, name_filter=PAYLOAD_FILTER, start=str(Path.home())
+            self._window,
+            title=TITLE,
+            name_filter=PAYLOAD_FILTER,
+            start=str(self._files.folders.start("payload")),
         )
         return self.preview_file(path) if path is not None else False
 
