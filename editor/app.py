@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
     from editor.main_window import MainWindow
+    from editor.settings import EditorSettings
 
 #: What a payload file ends with (``engine.share.PAYLOAD_SUFFIX``): it opens the import preview.
 PAYLOAD_SUFFIX = engine.share.PAYLOAD_SUFFIX
@@ -98,16 +99,31 @@ def run_window(argument: str | None) -> int:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("Rulegrid")
     app.aboutToQuit.connect(release_clipboard)
-    window = MainWindow(default_pack(argument), settings=EditorSettings.for_user())
-    window.show()
-    if is_payload_file(argument):  # after the first paint: the preview opens over the window
-        path = Path(str(argument))
-        QTimer.singleShot(0, lambda: window.sharing.importer.preview_file(path))
+    window = open_window(argument, MainWindow, EditorSettings.for_user())
     smoke = os.environ.get(SMOKE_VARIABLE)
     if smoke:  # CI starts the editor as the README prints it and checks that it comes up
         _report_when_painted(app, window)
         QTimer.singleShot(int(float(smoke) * 1000), app.quit)
     return app.exec()
+
+
+def open_window(
+    argument: str | None, window_class: type[MainWindow], settings: EditorSettings
+) -> MainWindow:
+    """Show the window on the argument's pack (the tutorial by default).
+
+    A payload file opens the import preview over it once the window is up, as
+    File ▸ Import Shared Payload would: nothing is installed before the author
+    says so.
+    """
+    from PySide6.QtCore import QTimer
+
+    window = window_class(default_pack(argument), settings=settings)
+    window.show()
+    if is_payload_file(argument):
+        path = Path(str(argument))
+        QTimer.singleShot(0, lambda: window.sharing.importer.preview_file(path))
+    return window
 
 
 #: Seconds after which the editor quits by itself, having said that it came up (CI's check).
