@@ -340,9 +340,10 @@ def _result_from_dict(data: Mapping[str, Any]) -> SolveResult:
 
 @cache
 def _engine_fingerprint() -> str:
-    """A digest of the engine's source files; empty when they cannot be read.
+    """A digest of the engine's source files.
 
-    A bundle that keeps no sources (PyInstaller's archive) digests its version.
+    An installation that keeps no readable sources (a PyInstaller bundle holds
+    compiled modules in an archive) digests its version instead.
     """
     digest = hashlib.sha256()
     try:
@@ -351,7 +352,8 @@ def _engine_fingerprint() -> str:
             digest.update(name.encode())
             digest.update(source.read_bytes())
     except OSError:
-        return ""
+        sources = []
+        digest = hashlib.sha256()
     if not sources:
         digest.update(f"rulegrid {version()}".encode())
     return digest.hexdigest()[:16]
