@@ -49,6 +49,7 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "libxcb-render.so.0": ("libxcb-render0", "libxcb"),
     "libxcb-xinput.so.0": ("libxcb-xinput0", "libxcb"),
     "libxcb-glx.so.0": ("libxcb-glx0", "libxcb"),
+    "libxcb-util.so.1": ("libxcb-util1", "xcb-util"),
     "libxcb.so.1": ("libxcb1", "libxcb"),
     "libxkbcommon-x11.so.0": ("libxkbcommon-x11-0", "libxkbcommon-x11"),
     "libxkbcommon.so.0": ("libxkbcommon0", "libxkbcommon"),
@@ -58,6 +59,7 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "libICE.so.6": ("libice6", "libICE"),
     "libEGL.so.1": ("libegl1", "libglvnd-egl"),
     "libGL.so.1": ("libgl1", "libglvnd-glx"),
+    "libGLX.so.0": ("libglx0", "libglvnd-glx"),
     "libOpenGL.so.0": ("libopengl0", "libglvnd-opengl"),
     "libfontconfig.so.1": ("libfontconfig1", "fontconfig"),
     "libfreetype.so.6": ("libfreetype6", "freetype"),
@@ -68,6 +70,9 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "libwayland-egl.so.1": ("libwayland-egl1", "libwayland-egl"),
 }
 
+#: Qt's X11 plugin needs this library from Qt 6.5 on, and loads it by name.
+XCB_CURSOR = "libxcb-cursor.so.0"
+
 #: What each usual platform is for, in the order the paragraph suggests them.
 PLATFORMS = {
     "xcb": "X11",
@@ -77,7 +82,7 @@ PLATFORMS = {
 
 _MISSING = re.compile(r"(lib[\w.+-]+\.so(?:\.\d+)*)")
 _QUOTED = re.compile(r'platform plugin "([^"]*)"')
-_DISPLAY = re.compile(r"could not connect to display\s*(\S*)")
+_DISPLAY = re.compile(r"could not connect to display[ \t]*(\S*)[ \t]*$")
 
 
 @contextmanager
@@ -135,8 +140,6 @@ def explain(
             f"(QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', name)}). {alternatives}"
         )
     missing = probe(name) if name else []
-    if name == "xcb" and "xcb-cursor0" in joined and "libxcb-cursor.so.0" not in missing:
-        missing.insert(0, "libxcb-cursor.so.0")  # Qt checks this one itself, before loading
     if missing:
         debian = _unique(PACKAGES.get(lib, (lib, lib))[0] for lib in missing)
         fedora = _unique(PACKAGES.get(lib, (lib, lib))[1] for lib in missing)
@@ -148,9 +151,9 @@ def explain(
             f"`sudo apt install {' '.join(debian)}`, on Fedora `sudo dnf install {' '.join(fedora)}` "
             f"(the README's Requirements list them all). {alternatives}"
         )
-    display = _DISPLAY.search(joined)
+    display = next((found for m in messages if (found := _DISPLAY.search(m)) is not None), None)
     if display is not None or (name == "xcb" and not os.environ.get("DISPLAY")):
-        where = (display.group(1) if display else "") or os.environ.get("DISPLAY", "") or "none"
+        where = (display.group(1) if display else "") or os.environ.get("DISPLAY", "") or "unset"
         return (
             f'{program}: Qt\'s "{name or "xcb"}" platform could not connect to a display '
             f"(DISPLAY={where}): start the editor inside a graphical session. {alternatives}"
@@ -211,14 +214,21 @@ def missing_libraries(platform: str) -> list[str]:
         return []
     plugin = candidates[0]
     missing: list[str] = []
+    if platform == "xcb":  # loaded by name at run time, so no listing of the plugin names it
+        try:
+            ctypes.CDLL(XCB_CURSOR)
+        except OSError:
+            missing.append(XCB_CURSOR)
     try:
         ctypes.CDLL(str(plugin))
+        loads = True
     except OSError as exc:
+        loads = False
         first = _MISSING.search(str(exc))
-        if first is not None and first.group(1) != plugin.name:
+        if first is not None and first.group(1) not in (plugin.name, *missing):
             missing.append(first.group(1))
     ldd = shutil.which("ldd")
-    if ldd is not None and missing:
+    if ldd is not None and not loads:
         try:
             listing = subprocess.run(
                 [ldd, str(plugin)], capture_output=True, text=True, timeout=10, check=False
