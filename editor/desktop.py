@@ -80,7 +80,7 @@ def desktop_entry(command: list[str]) -> str:
     return (
         "[Desktop Entry]\n"
         "Type=Application\n"
-        "Version=1.5\n"
+        "Version=1.4\n"  # the newest desktop-file-validate 0.26 (Debian 12) knows
         "Name=Rulegrid Editor\n"
         "GenericName=Puzzle Level Editor\n"
         "Comment=Paint, test-play, solve and share levels of rule-pushing grid puzzles\n"
