@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.packs.shipped import bundled_packs
-from engine.share import user_pack_folder
-
-#: Installed pack files listed; more are counted as "more" (the editor lists as many).
-MAX_LISTED = 500
+from engine.share import MAX_LISTED, installed_pack_files, user_pack_folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,20 +39,11 @@ def register(sub: Any) -> None:
 
 
 def installed_packs(folder: Path) -> tuple[list[KnownPack], bool]:
-    """The ``*.json`` files of the user's pack folder by name, at most :data:`MAX_LISTED`.
-
-    Returns the packs and whether the folder holds more. A missing folder is empty.
-    """
+    """The installed pack files (at most :data:`MAX_LISTED`) and whether there are more."""
     if not folder.is_dir():
         return [], False
-    found: list[KnownPack] = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.name.endswith(".json") and not entry.name.startswith("."):
-                if len(found) == MAX_LISTED:
-                    return sorted(found, key=lambda p: p.name), True
-                found.append(KnownPack("installed", entry.name[: -len(".json")], Path(entry.path)))
-    return sorted(found, key=lambda p: p.name), False
+    paths, more = installed_pack_files(folder, MAX_LISTED)
+    return [KnownPack("installed", p.name.removesuffix(".json"), p) for p in paths], more
 
 
 def run(args: argparse.Namespace) -> int:

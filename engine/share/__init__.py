@@ -18,7 +18,14 @@ from engine.limits import MAX_PAYLOAD_REPLAY_WORK as MAX_REPLAY_WORK
 from engine.limits import MAX_PAYLOAD_REPLAYS as MAX_REPLAYS
 from engine.limits import MAX_PAYLOAD_SNAPSHOT_RECORDS as MAX_SNAPSHOT_RECORDS
 from engine.share.export import export
-from engine.share.files import MAX_FILE_BYTES, PAYLOAD_SUFFIX, decode_file, read_payload_file
+from engine.share.files import (
+    MAX_FILE_BYTES,
+    MAX_LISTED,
+    PAYLOAD_SUFFIX,
+    decode_file,
+    installed_pack_files,
+    read_payload_file,
+)
 from engine.share.install import PACKS_DIR_VARIABLE, user_pack_folder
 from engine.share.preview import (
     LevelSummary,
@@ -39,6 +46,7 @@ __all__ = [
     "MAX_ENTITIES",
     "MAX_FILE_BYTES",
     "MAX_LEVELS",
+    "MAX_LISTED",
     "MAX_REPLAYS",
     "MAX_REPLAY_WORK",
     "MAX_SNAPSHOT_RECORDS",
@@ -55,6 +63,7 @@ __all__ = [
     "default_color",
     "encode",
     "export",
+    "installed_pack_files",
     "nouns_of",
     "read_payload_file",
     "record_replay",

@@ -1,4 +1,5 @@
-"""Payload files: the ``.rulegrid`` files the editor writes, read within the payload's cap.
+"""Payload files (the ``.rulegrid`` files the editor writes), read within the payload's cap,
+and the listing of the installed pack files.
 
 A payload file holds one line of payload text (docs/share-format.md). Its size is
 checked before a byte is read: a file larger than a payload may be is refused
@@ -9,6 +10,7 @@ bounded (a pipe or a file that grows reports no true size), and the text goes to
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from engine.errors import Problem
@@ -20,6 +22,8 @@ from engine.share.preview import SharePreview, decode
 PAYLOAD_SUFFIX = ".rulegrid"
 #: Bytes a payload file may hold: the payload's characters (ASCII) and a line ending.
 MAX_FILE_BYTES = MAX_PAYLOAD_CHARS + 2
+#: Installed pack files listed from a folder: far more than anyone installs by hand.
+MAX_LISTED = 500
 
 
 def read_payload_file(path: Path) -> str:
@@ -62,3 +66,24 @@ def decode_file(path: Path) -> SharePreview:
         raise ShareError(
             [p.located(pack=str(path), level=p.level, prefix="") for p in exc.errors]
         ) from None
+
+
+def installed_pack_files(folder: Path, limit: int = MAX_LISTED) -> tuple[list[Path], bool]:
+    """The ``*.json`` files of an installed-pack folder by name, at most ``limit`` (and whether more).
+
+    Installing writes nothing else there; files are counted while the folder is
+    read, so a folder of a million files costs ``limit`` entries. Nothing is opened.
+
+    Raises:
+        OSError: the folder cannot be read (a missing folder is simply empty).
+    """
+    if not folder.exists():
+        return [], False
+    found: list[Path] = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.endswith(".json") and not entry.name.startswith("."):
+                if len(found) == limit:
+                    return sorted(found), True
+                found.append(Path(entry.path))
+    return sorted(found), False

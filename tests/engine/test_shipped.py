@@ -133,7 +133,7 @@ def test_packs_json(user_packs: Path, capsys: Capture) -> None:
 def test_packs_lists_a_bounded_number_of_installed_files(
     user_packs: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("engine.cli.packs.MAX_LISTED", 3)
+    monkeypatch.setattr("engine.cli.packs.MAX_LISTED", 3)  # the command passes its own cap
     user_packs.mkdir()
     for n in range(5):
         (user_packs / f"p{n}.json").write_text("{}", encoding="utf-8")
