@@ -77,7 +77,10 @@ def main(argv: Sequence[str]) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # pictures need no display
     from PySide6.QtGui import QGuiApplication
 
-    app = QGuiApplication.instance() or QGuiApplication([sys.argv[0] if sys.argv else "render"])
+    from editor.qt_start import guarded_start
+
+    with guarded_start(program="rulegrid-editor render"):
+        app = QGuiApplication.instance() or QGuiApplication([sys.argv[0] if sys.argv else "render"])
     assert app is not None  # pixmaps need it alive until the picture is written
     try:
         message = render(args)

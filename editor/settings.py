@@ -178,6 +178,14 @@ class EditorSettings:
     def data_folder(self, value: Path) -> None:
         self._store.setValue("paths/data", str(value))
 
+    def save_folder(self, kind: str) -> Path | None:
+        """The folder the author last saved a ``kind`` of file in (a pack, a payload, a picture)."""
+        value = str(self._store.value(f"paths/save_{kind}", "") or "")
+        return Path(value) if value else None
+
+    def set_save_folder(self, kind: str, folder: Path) -> None:
+        self._store.setValue(f"paths/save_{kind}", str(folder))
+
     @property
     def backup_count(self) -> int:
         """How many previous versions of each pack a save keeps (0 keeps none)."""

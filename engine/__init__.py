@@ -44,6 +44,14 @@ from engine.model import (
 from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
 from engine.packs.load import load_pack, load_pack_document, module_digest, read_json_file
 from engine.packs.save import dump_pack, dump_pack_chunks, save_pack, write_atomic
+from engine.packs.shipped import (
+    BundledPack,
+    bundled_pack,
+    bundled_pack_folder,
+    bundled_packs,
+    local_path,
+    version,
+)
 from engine.packs.sizes import structure_problems
 from engine.packs.validate import load_level
 from engine.play.analysis import (
@@ -88,6 +96,7 @@ __all__ = [
     "TOKEN_PATTERN",
     "Automaton",
     "AutomatonPath",
+    "BundledPack",
     "Direction",
     "EngineError",
     "FrailMechanic",
@@ -132,6 +141,9 @@ __all__ = [
     "WordEntity",
     "WordRole",
     "analyze_level",
+    "bundled_pack",
+    "bundled_pack_folder",
+    "bundled_packs",
     "check_level",
     "check_pack",
     "check_pack_sizes",
@@ -148,6 +160,7 @@ __all__ = [
     "load_level",
     "load_pack",
     "load_pack_document",
+    "local_path",
     "module_digest",
     "parse_moves",
     "read_json_file",
@@ -159,5 +172,6 @@ __all__ = [
     "structure_problems",
     "verdict_key",
     "verify_level",
+    "version",
     "write_atomic",
 ]

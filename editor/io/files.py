@@ -22,6 +22,7 @@ from editor.documents.pack import PackBuilder, PackDocument, PackPlan
 from editor.documents.reading import NOT_SHOWN
 from editor.documents.session import Session
 from editor.io.backups import BackupStore
+from editor.io.folders import SaveFolders, documents_folder
 from editor.io.pack_io import (
     PACK_FILE,
     is_generated_pack,
@@ -30,6 +31,7 @@ from editor.io.pack_io import (
 )
 from editor.io.pack_tasks import OpenRequest, WriteRequest, open_work, write_work
 from editor.io.waiting import Busy, next_turn
+from editor.resources import is_installation_folder
 from editor.settings import EditorSettings
 from editor.tasks.background import collector_paused, freeze_if_large
 from editor.tasks.progress import Progress
@@ -55,6 +57,8 @@ class PackFiles(QObject):
         self.problems: list[engine.Problem] = []
         #: Previous versions kept by each save (File ▸ Restore Backup).
         self.backups = BackupStore(settings.data_folder / "backups")
+        #: Where Save As, Export and picture dialogs start, per kind of file.
+        self.folders = SaveFolders(settings)
         self._validator: PackValidator | None = None
         self._busy = False  # opening or saving: another file operation waits
 
@@ -204,13 +208,31 @@ class PackFiles(QObject):
     # ----------------------------------------------------------------- save
     def save(self) -> bool:
         pack = self.pack
-        if pack.path is None:
-            return self.save_as(folder=False)
+        if pack.path is None or is_installation_folder(pack.path):
+            return self.save_as(folder=False)  # the bundled tutorial is never written: ask where
         return self._write(pack.path, folder=pack.folder)
 
     def save_as(self, *, folder: bool = False) -> bool:
-        path = self._dialogs.choose_save_path(self._window, folder=folder, start=self._start_dir())
-        return self._write(path, folder=folder) if path is not None else False
+        pack = self.pack
+        beside = pack.path.parent if pack.path is not None else None
+        name = pack.properties.pack_id if folder else f"{pack.properties.pack_id}.json"
+        start = self.folders.start("pack", beside=beside) if folder else None
+        suggested = start or self.folders.suggest("pack", name, beside=beside)
+        path = self._dialogs.choose_save_path(self._window, folder=folder, start=str(suggested))
+        if path is None:
+            return False
+        if is_installation_folder(path):
+            self._dialogs.error(
+                self._window,
+                "Could not save",
+                f"{path}: this folder is part of the Rulegrid installation, which is never "
+                "written. Choose another folder, such as your documents folder.",
+            )
+            return False
+        written = self._write(path, folder=folder)
+        if written:
+            self.folders.remember("pack", path)
+        return written
 
     def _write(self, path: Path, *, folder: bool) -> bool:
         if self._busy:
@@ -357,11 +379,12 @@ class PackFiles(QObject):
         return answer == "discard"
 
     def _start_dir(self) -> str:
+        """Where File > Open starts: beside the open pack or the last one, never in the installation."""
         pack = self._session.pack
-        if pack is not None and pack.path is not None:
+        if pack is not None and pack.path is not None and not is_installation_folder(pack.path):
             return str(pack.path.parent)
-        recent = self._settings.recent_packs
-        return str(Path(recent[0]).parent) if recent else str(Path.home())
+        recent = [p for p in self._settings.recent_packs if not is_installation_folder(Path(p))]
+        return str(Path(recent[0]).parent) if recent else str(documents_folder())
 
 
 def adopt_still(replace: Callable[[], None]) -> None:

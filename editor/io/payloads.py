@@ -14,7 +14,7 @@ from PySide6.QtCore import QMimeData
 
 import engine
 
-PAYLOAD_SUFFIX = ".rulegrid"
+PAYLOAD_SUFFIX = engine.share.PAYLOAD_SUFFIX
 PAYLOAD_FILTER = "Rulegrid share payloads (*.rulegrid *.txt);;All files (*)"
 PREFIX = "rulegrid:"
 
@@ -25,18 +25,18 @@ def looks_like_payload(text: str) -> bool:
 
 
 def read_payload_file(path: Path) -> str:
-    """The text of a payload file, never more than a payload may hold (plus one).
+    """The text of a payload file, as ``rulegrid share import FILE`` reads it.
 
-    A longer file is cut one character past the limit, so :func:`engine.share.decode`
-    refuses it as too large without the rest ever being read. Bytes that are not
-    UTF-8 become replacement characters, which the decoder refuses with a located
-    message.
+    A file larger than a payload may be is refused by its size before it is read
+    (:func:`engine.share.read_payload_file`); what is read is bounded too. Bytes
+    that are not UTF-8 become replacement characters, which the decoder refuses
+    with a located message.
 
     Raises:
+        engine.ShareError: the file is larger than any payload.
         OSError: the file cannot be read.
     """
-    with path.open("r", encoding="utf-8", errors="replace") as handle:
-        return handle.read(engine.share.MAX_CHARS + 1)
+    return engine.share.read_payload_file(path)
 
 
 def write_payload_file(path: Path, text: str) -> Path:

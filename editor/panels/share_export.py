@@ -10,7 +10,6 @@ tile renderer and theme, so they look like the canvas.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QWidget
@@ -20,6 +19,7 @@ from editor.dialogs.questions import Dialogs
 from editor.documents.session import Session
 from editor.io.animation import encode, format_for, write
 from editor.io.clipboard import put_text
+from editor.io.folders import SaveFolders
 from editor.io.payloads import PAYLOAD_FILTER, PAYLOAD_SUFFIX, write_payload_file
 from editor.views.pictures import (
     Board,
@@ -43,6 +43,7 @@ class ShareExporter(QObject):
         dialogs: Dialogs,
         renderer: TileRenderer,
         show_message: Callable[[str], None],
+        folders: SaveFolders,
     ) -> None:
         super().__init__(window)
         self._window = window
@@ -50,6 +51,7 @@ class ShareExporter(QObject):
         self._dialogs = dialogs
         self._renderer = renderer
         self._show = show_message
+        self._folders = folders
 
     # --------------------------------------------------------------- payloads
     def payload(self, *, whole_pack: bool, solutions: bool) -> tuple[str, str] | None:
@@ -102,7 +104,7 @@ class ShareExporter(QObject):
             self._window,
             title="Export Share Payload",
             name_filter=PAYLOAD_FILTER,
-            start=str(self._start_dir() / name),
+            start=str(self._folders.suggest("payload", name)),
         )
         if path is None:
             return False
@@ -111,12 +113,9 @@ class ShareExporter(QObject):
         except OSError as exc:
             self._dialogs.error(self._window, "Could not export", f"{path}: {exc.strerror or exc}")
             return False
+        self._folders.remember("payload", path)
         self._show(f"Saved the {what} as a share payload in {path.name} ({size(text)})")
         return True
-
-    def _start_dir(self) -> Path:
-        pack = self._session.pack
-        return pack.path.parent if pack is not None and pack.path is not None else Path.home()
 
     def _subject_id(self, whole_pack: bool) -> str:
         pack, level = self._session.pack, self._session.level
@@ -132,7 +131,9 @@ class ShareExporter(QObject):
             self._show("There is no level to draw")
             return False
         options = self._dialogs.picture_options(
-            self._window, animated=False, suggested=self._start_dir() / f"{level.level_id}.png"
+            self._window,
+            animated=False,
+            suggested=self._folders.suggest("picture", f"{level.level_id}.png"),
         )
         if options is None:
             return False
@@ -148,6 +149,7 @@ class ShareExporter(QObject):
         except (PictureError, ValueError, OSError) as exc:
             self._dialogs.error(self._window, "Could not export the picture", str(exc))
             return False
+        self._folders.remember("picture", options.path)
         self._show(f"Saved {options.path.name} ({image.width()}x{image.height()})")
         return True
 
@@ -170,7 +172,9 @@ class ShareExporter(QObject):
             self._show(f"Cannot play level '{level.level_id}': {exc.errors[0]}")
             return False
         options = self._dialogs.picture_options(
-            self._window, animated=True, suggested=self._start_dir() / f"{level.level_id}.gif"
+            self._window,
+            animated=True,
+            suggested=self._folders.suggest("picture", f"{level.level_id}.gif"),
         )
         if options is None:
             return False
@@ -191,6 +195,7 @@ class ShareExporter(QObject):
         finally:
             QApplication.restoreOverrideCursor()
         ending = "" if solution.won else f"; it does not win: {solution.problem}"
+        self._folders.remember("picture", options.path)
         self._show(f"Saved {options.path.name} ({len(images)} frames{ending})")
         return True
 

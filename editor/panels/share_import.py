@@ -65,7 +65,10 @@ class ShareImporter(QObject):
 
     def import_file(self) -> bool:
         path = self._dialogs.choose_import_file(
-            self._window, title=TITLE, name_filter=PAYLOAD_FILTER, start=str(Path.home())
+            self._window,
+            title=TITLE,
+            name_filter=PAYLOAD_FILTER,
+            start=str(self._files.folders.start("payload")),
         )
         return self.preview_file(path) if path is not None else False
 
@@ -74,6 +77,9 @@ class ShareImporter(QObject):
             text = read_payload_file(path)
         except OSError as exc:
             self._dialogs.error(self._window, TITLE, f"{path}: {exc.strerror or exc}")
+            return False
+        except engine.ShareError as exc:  # larger than any payload: refused unread
+            self._dialogs.error(self._window, TITLE, str(exc))
             return False
         self.preview_text(text, path.name)
         return True

@@ -46,7 +46,12 @@ class Sharing(QObject):
         self._theme = theme
         self._show = show_message
         self.exporter = ShareExporter(
-            window, session=session, dialogs=dialogs, renderer=renderer, show_message=show_message
+            window,
+            session=session,
+            dialogs=dialogs,
+            renderer=renderer,
+            show_message=show_message,
+            folders=files.folders,
         )
         self.importer = ShareImporter(
             window,

@@ -9,7 +9,6 @@ folder is read.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +17,9 @@ from PySide6.QtCore import QObject, Signal
 import engine
 from editor.tasks.background import run_in_background
 
-#: Packs listed from the folder; far more than anyone installs by hand, and few
-#: enough that the list (a thumbnail each) opens in a second.
-MAX_LISTED = 500
+#: Packs listed from the folder (``engine.share.MAX_LISTED``): far more than anyone
+#: installs by hand, and few enough that the list (a thumbnail each) opens in a second.
+MAX_LISTED = engine.share.MAX_LISTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +45,7 @@ def pack_files(folder: Path) -> tuple[list[Path], bool]:
     Raises:
         OSError: the folder cannot be read (a missing folder is simply empty).
     """
-    if not folder.exists():
-        return [], False
-    found: list[Path] = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            if entry.name.endswith(".json") and not entry.name.startswith("."):
-                if len(found) == MAX_LISTED:
-                    return sorted(found), True
-                found.append(Path(entry.path))
-    return sorted(found), False
+    return engine.share.installed_pack_files(folder, MAX_LISTED)
 
 
 def read_library(folder: Path) -> Library:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import engine
 from editor.documents.values import OBJECT, WORD, Stamp
 from editor.views.tiles import TileRenderer
 
@@ -31,12 +32,8 @@ TILE = 28
 
 
 def rulegrid_version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("rulegrid")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    """The one version (the package metadata's), as ``rulegrid --version`` prints it."""
+    return engine.version()
 
 
 def _tiles(browser: QTextBrowser, renderer: TileRenderer, stamps: Iterable[Stamp]) -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 
-from engine.cli import keke, play, schema, share, solve, validate, verify
+from engine.cli import keke, packs, play, schema, share, solve, validate, verify
 from engine.errors import ValidationError
+from engine.packs.shipped import version
 
-COMMANDS = (validate, play, solve, verify, schema, share, keke)
+COMMANDS = (validate, play, solve, verify, schema, share, keke, packs)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,14 +29,6 @@ def build_parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         command.register(sub)
     return parser
-
-
-def version() -> str:
-    """The installed distribution's version (the source tree's when not installed)."""
-    try:
-        return metadata.version("rulegrid")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,8 @@
-"""``rulegrid schema``: print, write or check the JSON Schemas generated from the models."""
+"""``rulegrid schema``: print, write or check the JSON Schemas generated from the models.
+
+``--write`` and ``--check`` work on the shipped schema files, found like every
+shipped file (:mod:`engine.packs.shipped`): ``schemas/`` in an editable checkout.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,18 @@ import json
 import sys
 from typing import Any
 
-from engine.packs.schema import GENERATORS, SCHEMA_DIR, SCHEMA_FILES, write_schemas
+from engine.packs.schema import GENERATORS, SCHEMA_FILES, stale_schemas, write_schemas
 
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("schema", help="print, write or check the pack and level JSON Schemas")
     parser.add_argument("which", nargs="?", choices=sorted(GENERATORS), default="pack")
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--write", action="store_true", help=f"regenerate the files in {SCHEMA_DIR}")
+    group.add_argument(
+        "--write",
+        action="store_true",
+        help="regenerate the shipped schema files (schemas/ in a checkout)",
+    )
     group.add_argument(
         "--check", action="store_true", help="exit 1 when the checked-in files drift"
     )
@@ -27,12 +35,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote {path}")
         return 0
     if args.check:
-        stale = [
-            name
-            for name, generate in GENERATORS.items()
-            if json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
-            != generate()
-        ]
+        stale = stale_schemas()
         for name in stale:
             print(
                 f"{SCHEMA_FILES[name]} is out of date: run rulegrid schema --write", file=sys.stderr

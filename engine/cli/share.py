@@ -1,8 +1,8 @@
 """``rulegrid share export|import``: data-only payloads on the command line.
 
 ``export`` prints one line of payload text; ``import`` previews a payload (its
-summary, problems and replay warnings) and installs it into the user's pack
-folder only with ``--yes``. Everything a payload says is printed as data, never
+summary, problems and replay warnings) from a file, the command line or stdin,
+and installs it into the user's pack folder only with ``--yes``. Everything a payload says is printed as data, never
 acted on, and a bad payload is a located error with exit code 1.
 """
 
@@ -16,6 +16,9 @@ from typing import Any
 from engine import share
 from engine.cli.common import find_level, open_pack
 from engine.limits import MAX_PAYLOAD_CHARS
+
+#: How payload text starts; any other argument names a payload file.
+PAYLOAD_PREFIX = "rulegrid:"
 
 
 def register(sub: Any) -> None:
@@ -36,7 +39,11 @@ def register(sub: Any) -> None:
     export.set_defaults(run=run_export)
 
     imp = actions.add_parser("import", help="preview a payload; install it with --yes")
-    imp.add_argument("payload", help="the payload text, or - to read it from stdin")
+    imp.add_argument(
+        "payload",
+        help="a payload file (.rulegrid, as the editor writes them), the payload text "
+        "itself (rulegrid:1:…), or - to read it from stdin",
+    )
     imp.add_argument("--yes", action="store_true", help="install the pack after the preview")
     imp.add_argument(
         "--into", metavar="DIR", help=f"install into DIR instead of {share.user_pack_folder()}"
@@ -60,9 +67,21 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_preview(source: str) -> share.SharePreview:
+    """Decode the payload ``source`` names: ``-`` (stdin), payload text, or a file.
+
+    A file is checked against the payload cap before it is read; a file that is
+    not a payload is refused with its name and one line saying why.
+    """
+    if source == "-":
+        return share.decode(sys.stdin.read(MAX_PAYLOAD_CHARS + 1))
+    if source.startswith(PAYLOAD_PREFIX):
+        return share.decode(source)
+    return share.decode_file(Path(source))
+
+
 def run_import(args: argparse.Namespace) -> int:
-    text = sys.stdin.read(MAX_PAYLOAD_CHARS + 1) if args.payload == "-" else args.payload
-    preview = share.decode(text)
+    preview = read_preview(args.payload)
     for line in preview.summary.lines():
         print(line)
     for check in preview.replays:

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
-
-from jsonschema import ValidationError as SchemaError
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import Problem, pointer
 from engine.model import COLOR_PATTERN, ID_PATTERN, MOVES_PATTERN, NAME_PATTERN
 from engine.packs.compiled import describe
 from engine.tokens import TOKEN_PATTERN
+
+if TYPE_CHECKING:  # jsonschema loads only when a document fails (docs/install.md)
+    from jsonschema import ValidationError as SchemaError
 
 
 def path_key(ptr: str) -> list[tuple[int, int | str]]:

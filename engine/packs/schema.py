@@ -21,10 +21,8 @@ import json
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema import ValidationError as SchemaError
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 
@@ -38,9 +36,13 @@ from engine.packs.compiled import (
     pattern_search,
 )
 from engine.packs.explain import path_key, short, translate
+from engine.packs.shipped import schema_folder, schema_text
 from engine.packs.sizes import json_value_problems
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+if TYPE_CHECKING:  # jsonschema itself loads only when a document fails: a valid pack,
+    # and every command that reads none, never pays for it (docs/install.md)
+    from jsonschema import ValidationError as SchemaError
+
 SCHEMA_BASE_URI = "https://rulegrid.dev/schemas/"
 SCHEMA_FILES = {"pack": "pack.schema.json", "level": "level.schema.json"}
 
@@ -97,8 +99,9 @@ def level_json_schema() -> dict[str, Any]:
 GENERATORS = {"pack": pack_json_schema, "level": level_json_schema}
 
 
-def write_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
-    """Regenerate the checked-in schema files; returns the paths written."""
+def write_schemas(folder: Path | None = None) -> list[Path]:
+    """Regenerate the checked-in schema files (the shipped ones by default); returns the paths written."""
+    folder = schema_folder() if folder is None else folder
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, generate in GENERATORS.items():
@@ -111,8 +114,9 @@ def write_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
     return written
 
 
-def stale_schemas(folder: Path = SCHEMA_DIR) -> list[str]:
+def stale_schemas(folder: Path | None = None) -> list[str]:
     """The names of the checked-in schemas that differ from the models (or are missing)."""
+    folder = schema_folder() if folder is None else folder
     stale = []
     for name, generate in GENERATORS.items():
         try:
@@ -125,20 +129,41 @@ def stale_schemas(folder: Path = SCHEMA_DIR) -> list[str]:
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[SchemaError]:
+    from jsonschema import ValidationError as SchemaError
+
     if isinstance(instance, str) and not pattern_search(pattern)(instance):
         yield SchemaError(f"{short(instance)} does not match {pattern!r}")
 
 
-#: Draft 2020-12 with ``pattern`` read as JSON Schema means it (see engine.packs.compiled).
-Validator: Any = validators.extend(Draft202012Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+@cache
+def _validator_class() -> Any:
+    """Draft 2020-12 with ``pattern`` read as JSON Schema means it (see engine.packs.compiled)."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(Draft202012Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+
+
+def Validator(schema: dict[str, Any]) -> Any:
+    """A jsonschema validator of ``schema`` (:func:`_validator_class`)."""
+    return _validator_class()(schema)
 
 
 @cache
 def checked_in(name: str) -> dict[str, Any]:
-    """The checked-in schema ``name`` (``"pack"`` or ``"level"``), checked once."""
-    schema: dict[str, Any] = json.loads(
-        (SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8")
-    )
+    """The checked-in schema ``name`` (``"pack"`` or ``"level"``), checked once.
+
+    Its compiled check needs no jsonschema; jsonschema checks the schema itself
+    the first time a document must be explained (:func:`validator`).
+    """
+    schema: dict[str, Any] = json.loads(schema_text(SCHEMA_FILES[name]))
+    return schema
+
+
+@cache
+def _checked_schema(name: str) -> dict[str, Any]:
+    from jsonschema import Draft202012Validator
+
+    schema = checked_in(name)
     Draft202012Validator.check_schema(schema)
     return schema
 
@@ -146,7 +171,7 @@ def checked_in(name: str) -> dict[str, Any]:
 @cache
 def validator(name: str) -> Any:
     """The jsonschema validator of the checked-in schema ``name``."""
-    return Validator(checked_in(name))
+    return Validator(_checked_schema(name))
 
 
 @cache
@@ -160,7 +185,7 @@ def _compiled(name: str) -> CompiledSchema | None:
 @cache
 def _pack_shell_validator() -> Any:
     """The pack schema without its per-level items: every other pack-level assertion."""
-    root = checked_in("pack")
+    root = _checked_schema("pack")
     levels = {k: v for k, v in root["properties"]["levels"].items() if k != "items"}
     return Validator({**root, "properties": {**root["properties"], "levels": levels}})
 
@@ -168,7 +193,7 @@ def _pack_shell_validator() -> Any:
 @cache
 def _pack_level_validator() -> Any:
     """``levels.items`` of the pack schema, to explain one failing level at a time."""
-    root = checked_in("pack")
+    root = _checked_schema("pack")
     items = root["properties"]["levels"]["items"]
     return Validator({"$schema": root["$schema"], "$defs": root["$defs"], **items})
 

@@ -18,6 +18,14 @@ from engine.limits import MAX_PAYLOAD_REPLAY_WORK as MAX_REPLAY_WORK
 from engine.limits import MAX_PAYLOAD_REPLAYS as MAX_REPLAYS
 from engine.limits import MAX_PAYLOAD_SNAPSHOT_RECORDS as MAX_SNAPSHOT_RECORDS
 from engine.share.export import export
+from engine.share.files import (
+    MAX_FILE_BYTES,
+    MAX_LISTED,
+    PAYLOAD_SUFFIX,
+    decode_file,
+    installed_pack_files,
+    read_payload_file,
+)
 from engine.share.install import PACKS_DIR_VARIABLE, user_pack_folder
 from engine.share.preview import (
     LevelSummary,
@@ -36,11 +44,14 @@ from engine.share.preview import (
 __all__ = [
     "MAX_CHARS",
     "MAX_ENTITIES",
+    "MAX_FILE_BYTES",
     "MAX_LEVELS",
+    "MAX_LISTED",
     "MAX_REPLAYS",
     "MAX_REPLAY_WORK",
     "MAX_SNAPSHOT_RECORDS",
     "PACKS_DIR_VARIABLE",
+    "PAYLOAD_SUFFIX",
     "LevelSummary",
     "ReplayCheck",
     "ReplayRecord",
@@ -48,10 +59,13 @@ __all__ = [
     "SharePreview",
     "ShareSummary",
     "decode",
+    "decode_file",
     "default_color",
     "encode",
     "export",
+    "installed_pack_files",
     "nouns_of",
+    "read_payload_file",
     "record_replay",
     "user_pack_folder",
 ]

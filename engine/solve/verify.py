@@ -31,15 +31,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from engine.errors import ValidationError
 from engine.model import Level
+from engine.packs.shipped import version
 from engine.packs.validate import load_level
 from engine.play.replay import SolutionCheck, check_solution, replay
 from engine.solve.search import (
@@ -338,13 +340,29 @@ def _result_from_dict(data: Mapping[str, Any]) -> SolveResult:
 
 @cache
 def _engine_fingerprint() -> str:
-    """A digest of the engine's source files; empty when they cannot be read."""
+    """A digest of the engine's source files.
+
+    An installation that keeps no readable sources (a PyInstaller bundle holds
+    compiled modules in an archive) digests its version instead.
+    """
     digest = hashlib.sha256()
-    root = Path(__file__).resolve().parents[1]
     try:
-        for path in sorted(root.rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+        sources = sorted(_sources(resources.files("engine"), ""), key=lambda pair: pair[0])
+        for name, source in sources:
+            digest.update(name.encode())
+            digest.update(source.read_bytes())
     except OSError:
-        return ""
+        sources = []
+        digest = hashlib.sha256()
+    if not sources:
+        digest.update(f"rulegrid {version()}".encode())
     return digest.hexdigest()[:16]
+
+
+def _sources(folder: Traversable, prefix: str) -> Iterator[tuple[str, Traversable]]:
+    """The ``.py`` files under ``folder``, each with its path relative to it."""
+    for item in folder.iterdir():
+        if item.is_dir():
+            yield from _sources(item, f"{prefix}{item.name}/")
+        elif item.name.endswith(".py"):
+            yield prefix + item.name, item

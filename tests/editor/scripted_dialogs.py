@@ -40,6 +40,7 @@ class ScriptedDialogs:
     recovery_comparisons: list[str] = field(default_factory=list)
     export_path: Path | None = None
     picture: PictureOptions | None = None
+    starts: list[str] = field(default_factory=list)  # where each file dialog started (or suggested)
 
     def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> str:
         self.asked.append(("unsaved", pack_name))
@@ -47,16 +48,19 @@ class ScriptedDialogs:
 
     def choose_pack_to_open(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
         self.asked.append(("open", folder))
+        self.starts.append(start)
         return self.open_path
 
     def choose_save_path(self, parent: QWidget, *, folder: bool, start: str) -> Path | None:
         self.asked.append(("save", folder))
+        self.starts.append(start)
         return self.save_path
 
     def choose_import_file(
         self, parent: QWidget, *, title: str, name_filter: str, start: str
     ) -> Path | None:
         self.asked.append(("import", title))
+        self.starts.append(start)
         return self.import_path
 
     def ask_trust_folder(self, parent: QWidget, folder: Path, *, changed: bool = False) -> bool:
@@ -122,10 +126,12 @@ class ScriptedDialogs:
         self, parent: QWidget, *, title: str, name_filter: str, start: str
     ) -> Path | None:
         self.asked.append(("export", title))
+        self.starts.append(start)
         return self.export_path
 
     def picture_options(
         self, parent: QWidget, *, animated: bool, suggested: Path
     ) -> PictureOptions | None:
         self.asked.append(("picture", (animated, suggested.name)))
+        self.starts.append(str(suggested))
         return self.picture

@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 
 import engine
 from editor.documents.values import WORD, NounSpec, Pos, Stamp
-from editor.resources import ROOT, TUTORIAL_PACK
+from editor.resources import TUTORIAL_PACK
 from tests.editor.mechanics_driver import (
     choose_in_cell,
     click,
@@ -26,6 +26,7 @@ from tests.editor.mechanics_driver import (
     wait_for_facts,
 )
 from tests.editor.window_driver import trigger, use
+from tests.support import ROOT
 
 FRAIL_WORD = Stamp(WORD, engine.FRAIL)
 

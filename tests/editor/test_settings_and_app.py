@@ -52,7 +52,7 @@ def test_the_window_remembers_its_geometry(make_window, settings, dialogs, qtbot
 
 def test_with_no_argument_the_editor_opens_the_tutorial_when_present() -> None:
     assert default_pack("x.json").name == "x.json"
-    assert default_pack(None) == (TUTORIAL_PACK if TUTORIAL_PACK.is_file() else None)
+    assert default_pack(None) == TUTORIAL_PACK
     assert parse_args(["a.json"]).pack == "a.json"
 
 

@@ -20,7 +20,6 @@ from engine import ValidationError, load_level, load_pack
 from engine.cli import main
 from engine.packs.compiled import UnsupportedSchemaError, compile_schema
 from engine.packs.schema import (
-    SCHEMA_DIR,
     SCHEMA_FILES,
     checked_in,
     level_json_schema,
@@ -29,7 +28,8 @@ from engine.packs.schema import (
     stale_schemas,
     write_schemas,
 )
-from tests.support import grid_level, pack_document
+from engine.packs.shipped import schema_folder
+from tests.support import ROOT, grid_level, pack_document
 
 LEVEL = grid_level(
     ["baba . rock", "BABA IS YOU", "ROCK IS TICK"],
@@ -63,8 +63,10 @@ PACK["nouns"]["BABA"]["glyph"] = "B"
 
 
 def test_checked_in_schemas_equal_the_generated_ones() -> None:
+    # In a checkout the shipped schemas are the files of schemas/ (the editable mapping).
+    assert schema_folder().resolve() == (ROOT / "schemas").resolve()
     for name, generate in (("pack", pack_json_schema), ("level", level_json_schema)):
-        on_disk = json.loads((SCHEMA_DIR / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
+        on_disk = json.loads((ROOT / "schemas" / SCHEMA_FILES[name]).read_text(encoding="utf-8"))
         assert on_disk == generate(), "run: rulegrid schema --write"
     assert stale_schemas() == []
 
@@ -79,7 +81,7 @@ def test_schema_check_command_passes_and_catches_drift(
     drifted["properties"]["width"]["maximum"] = 256
     (tmp_path / "level.schema.json").write_text(json.dumps(drifted), encoding="utf-8")
     assert stale_schemas(tmp_path) == ["level"]
-    monkeypatch.setattr("engine.cli.schema.SCHEMA_DIR", tmp_path)
+    monkeypatch.setattr("engine.packs.schema.schema_folder", lambda: tmp_path)
     assert main(["schema", "--check"]) == 1
     assert "level.schema.json is out of date" in capsys.readouterr().err
 
