@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         self.inspector = StackInspector(self.session, self.renderer)
         self.validation_panel = ValidationPanel(self.session, self.canvas)
         self.files.use_validator(self.validation_panel.validator)  # saves reuse its problems
+        self.validation_panel.validator.lint_budget = self.settings.lint_budget
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setAccessibleName("History")

@@ -109,7 +109,9 @@ class PackFiles(QObject):
         try:
             with Busy(self._window, f"Opening {path.name}", can_cancel=True) as busy:
                 first_key = self._validator.next_key() if self._validator is not None else None
-                request = OpenRequest(path, trust, busy.progress, first_key)
+                request = OpenRequest(
+                    path, trust, busy.progress, first_key, self._settings.lint_budget
+                )
                 outcome = busy.run(open_work, request)
                 opened = outcome.value
                 # The documents are QObjects: made here, on the UI thread, in slices.

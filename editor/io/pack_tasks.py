@@ -57,6 +57,8 @@ class OpenRequest:
     #: The key the Problems panel's validator will give the first level (its keys are
     #: consecutive): with it, opening also makes the panel's first list of problems.
     first_key: int | None = None
+    #: Work the lints of all the levels may spend replaying intended solutions, together.
+    lint_budget: int = engine.LINT_WORK_BUDGET
 
 
 @dataclass(slots=True)
@@ -104,9 +106,10 @@ def open_work(request: OpenRequest, token: CancelToken) -> Opened:
     nouns = engine.declared_nouns(doc)
     progress.begin("Checking levels", len(levels))
     reports: list[engine.LevelReport] = []
+    work = engine.lint_work(request.lint_budget)  # one total for the whole open
     for level in levels:
         with collector_paused():  # its temporaries die young (background.py)
-            reports.append(engine.report_level(level, nouns=nouns))
+            reports.append(engine.report_level(level, nouns=nouns, work=work))
         progress.step()
         yield_to_ui()
         if token.cancelled():
