@@ -184,29 +184,33 @@ MAX_PREVIEW_CARRIERS = 64
 
 # ------------------------------------------------------------------- work budgets
 # Running the rules is counted in work units (engine.play.work): one entity handled
-# by one phase of a turn, about the same few microseconds on any board. A check that
+# by one phase of a turn, weighted so a unit costs under a microsecond on every board
+# measured (0.1-0.9 µs, docs/benchmarks.md). A check that
 # plays turns for a stranger or for an author runs under a total and a cap per turn;
 # past either it stops with one located line (docs/validation.md, "Work budgets").
 
 #: Units every turn costs whatever its size: building the event and the next frame
 #: and asking who is YOU cost about what twenty entities do.
 TURN_WORK_BASE = 20
-#: Units one turn may cost under any budget: about a second. The largest ordinary
-#: turn (every object of a 64x64 board of 5,000 entities moving, its words read
-#: again) needs about 30,000; a turn of 64 automata over 19,000 carriers needs 1.2
-#: million, and took 19 s before it was counted.
+#: Units one turn may cost under any budget (a quarter of a raised total when that
+#: is more): about a second. A turn of bench/bench_turn.py's 64x64 boards (5,000
+#: entities, a walker, a clock) needs 100-140 units; 5,000 YOU objects walking
+#: together 87,000, 19,906 of them 350,000; 64 automata over 19,000 carriers 26
+#: million, which took 16 s before it was counted.
 TURN_WORK_CAP = 1_000_000
 #: Units ``rulegrid play`` may spend on one move string by default (``--budget``):
-#: about five seconds of turns. The longest Keke solution needs about 20,000.
+#: about two seconds of turns, as much again to print their events. A 1 KB level
+#: plays about 36,000 moves; every Keke solution together needs 151,212.
 PLAY_WORK_BUDGET = 2_000_000
 #: Moves in one ``rulegrid play`` string: as many as a stored solution may have.
 MAX_PLAY_MOVES = MAX_SOLUTION_LENGTH
 #: Units the lint may spend replaying intended solutions: per level, and in all for
 #: one check of a pack (``rulegrid validate --lint --budget``, the editor's
-#: ``work/lint_budget`` setting). About five seconds; every solution of the 113 Keke
-#: classics together needs about 200,000.
+#: ``work/lint_budget`` setting). About two seconds; every solution of the 113 Keke
+#: classics together needs 151,212.
 LINT_WORK_BUDGET = 2_000_000
 #: Units a payload's replays may cost when they are run (the count before they run
-#: is :data:`MAX_PAYLOAD_REPLAY_WORK`): about a second, fixed, because a payload is a
-#: stranger's and is checked the moment it is pasted; encoding checks the same.
+#: is :data:`MAX_PAYLOAD_REPLAY_WORK`): about half a second, fixed, because a payload
+#: is a stranger's and is checked the moment it is pasted; encoding runs each
+#: replay under the same budget. The 113 Keke solutions need 151,212.
 MAX_PAYLOAD_WORK = 500_000

@@ -5,11 +5,12 @@ taking its step, each entity in each cell a push chain looks at, each automaton
 times each object its state entries look at, each object a transformation or a
 contact check looks at, each word the rule reader places (a parse unit, see
 :mod:`engine.rules`), plus :data:`~engine.limits.TURN_WORK_BASE` for what every
-turn does whatever its size (the event, the next frame, control). Counted this
-way, a unit costs about the same time whatever the board (a few microseconds,
-docs/benchmarks.md), so a number of units is a number of seconds on any level:
-entity moves alone are not (64 automata over 19,000 carriers cost 1.2 million
-units a turn while moving nothing but the carriers).
+turn does whatever its size (the event, the next frame, control). An entity that
+moves weighs :data:`MOVE_UNITS` and a cell a contact check visits
+:data:`CELL_UNITS`, so that a unit costs about the same time whatever the board
+(0.1 to 0.9 µs on every board measured, docs/benchmarks.md): a number of units is
+a number of seconds on any level. Entity moves alone were not: 64 automata over
+19,000 carriers took 16 s a turn while the count of entity moves said 19,000.
 
 An operation that runs the rules for a stranger or for a check (a payload's
 replays, a lint's replay of an intended solution, ``rulegrid play``) opens a
