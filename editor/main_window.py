@@ -720,6 +720,7 @@ class MainWindow(QMainWindow):
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
         thaw()  # the pack was frozen for the collector while open; now it may go
         self.autosaver.discard()  # a clean exit leaves no recovery file
+        self.recovery.close()  # nor its owner lock
         self.solver_panel.shutdown()
         self.verifier.shutdown()
         event.accept()
