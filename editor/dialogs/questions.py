@@ -23,6 +23,7 @@ from editor.documents.values import Anchor, LevelProperties, NounSpec, PackPrope
 from editor.settings import EditorSettings
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
+ChangedAnswer = Literal["reload", "save_as", "overwrite", "cancel"]
 PACK_FILTER = "Rulegrid packs (*.json);;All files (*)"
 
 
@@ -77,6 +78,12 @@ class Dialogs(Protocol):
     def confirm(self, parent: QWidget, title: str, text: str) -> bool: ...
 
     def error(self, parent: QWidget, title: str, text: str) -> None: ...
+
+    def ask_changed_on_disk(self, parent: QWidget, file: Path, *, removed: bool) -> ChangedAnswer:
+        """Before a save: the file changed on disk (``removed``: it is gone) since it was
+        opened or last saved. Reload it (dropping the unsaved changes), save elsewhere,
+        overwrite it, or cancel the save."""
+        ...
 
     def offer_recovery(
         self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
@@ -203,6 +210,29 @@ class QtDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)
+
+    def ask_changed_on_disk(self, parent: QWidget, file: Path, *, removed: bool) -> ChangedAnswer:
+        what = "was removed" if removed else "was changed by another program or window"
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "File changed on disk",
+            f"{file}\n\n{file.name} {what} since you opened or last saved it. Saving now "
+            "would replace that version with yours.",
+            QMessageBox.StandardButton.Cancel,
+            parent,
+        )
+        reload = box.addButton("&Reload (drop my changes)", QMessageBox.ButtonRole.DestructiveRole)
+        save_as = box.addButton("Save &As…", QMessageBox.ButtonRole.AcceptRole)
+        overwrite = box.addButton("&Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(save_as)
+        box.exec()
+        chosen = box.clickedButton()
+        answers: dict[object, ChangedAnswer] = {
+            reload: "reload",
+            save_as: "save_as",
+            overwrite: "overwrite",
+        }
+        return answers.get(chosen, "cancel")
 
     def offer_recovery(
         self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]

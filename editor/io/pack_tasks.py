@@ -29,6 +29,7 @@ from typing import Any
 import engine
 from editor.documents.pack import PackPlan, read_pack_plan
 from editor.io.backups import BackupStore
+from editor.io.disk import DiskStamp, check_unchanged, written_stamp
 from editor.io.pack_io import (
     PACK_FILE,
     RepairImpossibleError,
@@ -226,13 +227,17 @@ class WriteRequest:
     backups: BackupStore | None
     keep: int
     progress: Progress
+    #: The file as the editor opened or last saved it: written only while it still is.
+    expected: DiskStamp | None = None
 
 
-def write_work(request: WriteRequest, _token: CancelToken) -> None:
-    """Encode, keep a backup, replace atomically (``pack_io.save_pack``'s order).
+def write_work(request: WriteRequest, _token: CancelToken) -> DiskStamp | None:
+    """Encode, check the file is as expected, keep a backup, replace atomically
+    (``pack_io.save_pack``'s order); the stamp of what was written.
 
     Raises:
         ValueError, TypeError: what no JSON file can hold; nothing was written.
+        ChangedOnDiskError: the file is no longer ``request.expected``; nothing was written.
         OSError: the file could not be written; the old one is untouched.
     """
     levels = request.data.get("levels")
@@ -247,10 +252,13 @@ def write_work(request: WriteRequest, _token: CancelToken) -> None:
             pieces.append(piece.encode("utf-8"))
         request.progress.step()
         yield_to_ui()
+    if request.expected is not None:  # as late as can be: just before anything is written
+        check_unchanged(request.expected)
     if request.backups is not None:
         request.backups.keep(request.target, request.keep)
     engine.write_atomic(request.target, pieces)
     release_levels(levels)
+    return written_stamp(request.target, pieces)
 
 
 #: How many level documents are freed between two turns given to the UI thread.
