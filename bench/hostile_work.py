@@ -56,7 +56,9 @@ def swarm_level(carriers: int = 19_000, automata: int = 64, *, size: int = 128) 
         "width": size,
         "height": size,
         "entities": entities,
-        "automata": [{"id": f"a{n}", "property": "TICK", "pattern": pattern} for n in range(automata)],
+        "automata": [
+            {"id": f"a{n}", "property": "TICK", "pattern": pattern} for n in range(automata)
+        ],
     }
 
 

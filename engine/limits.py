@@ -214,3 +214,9 @@ LINT_WORK_BUDGET = 2_000_000
 #: is a stranger's and is checked the moment it is pasted; encoding runs each
 #: replay under the same budget. The 113 Keke solutions need 151,212.
 MAX_PAYLOAD_WORK = 500_000
+
+# ------------------------------------------------------------ trusted pack folders
+#: Python files one trusted pack folder may hold: trust pins each (engine.packs.trusted),
+#: and a folder with more (a virtual environment, a checkout) is refused, not walked.
+#: A generated pack needs ``pack.py`` and a few helpers.
+MAX_TRUSTED_FILES = 1_000

@@ -149,8 +149,8 @@ class QtDialogs:
     def ask_trust_folder(self, parent: QWidget, folder: Path, *, changed: bool = False) -> bool:
         buttons = QMessageBox.StandardButton
         news = (
-            "Its pack.py has CHANGED since you trusted this folder: check the changes "
-            "before you run it.\n\n"
+            "Its Python files have CHANGED since you trusted this folder (pack.py, or a "
+            "file beside it that pack.py may run): check the changes before you run it.\n\n"
             if changed
             else ""
         )
@@ -159,8 +159,8 @@ class QtDialogs:
             "Run this pack's Python code?",
             f"{folder}\n\n{news}This pack folder builds its levels with pack.py, a Python "
             "program that runs with your permissions. Open it only if you wrote it or trust "
-            "its author.\n\nTrust this pack.py? Rulegrid remembers your answer until the file "
-            "changes or you revoke it (Edit ▸ Trusted Pack Folders).",
+            "its author.\n\nTrust this pack.py? Rulegrid remembers your answer until a Python "
+            "file of the folder changes or you revoke it (Edit ▸ Trusted Pack Folders).",
             buttons.Yes | buttons.No,
             buttons.No,
         )

@@ -92,7 +92,8 @@ def test_reload_takes_the_file_as_it_is_now(make_window, dialogs, pack_file: Pat
     assert dialogs.changed_asked == [("pack.json", False)]
     assert not second.pack.is_dirty()
     assert second.pack.to_data()["levels"][0] == _first_level(pack_file)
-    assert "BABA" in tokens(second, Pos(1, 1)) and "FLAG" not in tokens(second, Pos(2, 2))
+    assert "BABA" in tokens(second, Pos(1, 1))
+    assert "FLAG" not in tokens(second, Pos(2, 2))
 
 
 def test_save_as_leaves_the_other_version_where_it_is(
@@ -108,7 +109,8 @@ def test_save_as_leaves_the_other_version_where_it_is(
     trigger(second, "actionSave")
     assert pack_file.read_bytes() == saved_by_first
     assert _first_level(tmp_path / "mine.json") == second.pack.to_data()["levels"][0]
-    assert second.pack.path == tmp_path / "mine.json" and not second.pack.is_dirty()
+    assert second.pack.path == tmp_path / "mine.json"
+    assert not second.pack.is_dirty()
 
 
 def test_a_touched_file_with_the_same_bytes_is_not_a_change(
@@ -148,7 +150,9 @@ def test_the_writer_checks_just_before_writing_and_writes_nothing_when_changed(
     request = WriteRequest(data, pack_file, backups, 10, Progress(), opened)
     with pytest.raises(ChangedOnDiskError) as caught:
         write_work(request, CancelToken())
-    assert caught.value.now is not None and caught.value.now.sha256 != opened.sha256
-    assert pack_file.read_bytes() == theirs and backups.list(pack_file) == []
+    assert caught.value.now is not None
+    assert caught.value.now.sha256 != opened.sha256
+    assert pack_file.read_bytes() == theirs
+    assert backups.list(pack_file) == []
     written = write_work(WriteRequest(data, pack_file, backups, 10, Progress()), CancelToken())
     assert written == read_stamp(pack_file)  # the stamp of the bytes written

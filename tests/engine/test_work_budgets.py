@@ -89,7 +89,8 @@ def test_the_units_of_many_movers_in_front_of_a_stack_grow_as_movers_times_stack
         with budgeted(budget):
             game.step("R")
         counts.append(budget.units)
-    assert counts[1] > 1.9 * counts[0] and counts[2] > 1.9 * counts[1]
+    assert counts[1] > 1.9 * counts[0]
+    assert counts[2] > 1.9 * counts[1]
     assert counts[2] > 200 * 200
 
 
@@ -122,7 +123,8 @@ def test_budgets_nest_and_a_refusal_names_the_budget_and_how_to_raise_it() -> No
         "raise it with --budget"
     )
     assert "\n" not in str(error)
-    assert isinstance(error, engine.WorkBudgetError) and isinstance(error, WorkBudgetError)
+    assert isinstance(error, engine.WorkBudgetError)
+    assert isinstance(error, WorkBudgetError)
 
 
 def test_a_raised_total_raises_the_cap_of_a_turn_with_it() -> None:
@@ -155,7 +157,8 @@ def test_a_payload_of_automata_over_carriers_is_refused_before_a_move_is_played(
         share.decode(text)
     [problem] = caught.value.errors
     assert (problem.pointer, problem.code) == ("/replays", "too-much-work")
-    assert "automata" in problem.message and "\n" not in problem.message
+    assert "automata" in problem.message
+    assert "\n" not in problem.message
     assert turns == []
 
 
@@ -166,7 +169,11 @@ def test_payload_replays_run_under_a_budget_and_stop_at_the_move_that_passes_it(
     units): the count before replaying passes; the replay stops at its second move."""
     level = blocked_chain_level(600, 590)
     record = {"level": level["id"], "moves": "R" * 90, "events": "0" * 64, "final": "0" * 64}
-    nouns = {"BABA": {"color": "#ffffff"}, "ROCK": {"color": "#808080"}, "WALL": {"color": "#000000"}}
+    nouns = {
+        "BABA": {"color": "#ffffff"},
+        "ROCK": {"color": "#808080"},
+        "WALL": {"color": "#000000"},
+    }
     text = to_text(seal({"level": level, "nouns": nouns, "replays": [record]}))
     preview = share.decode(text)
     [problem] = preview.problems
@@ -210,7 +217,8 @@ def test_lint_replays_an_intended_solution_under_a_budget(turns: list[int]) -> N
     doc = pack(crowd_level(1_000, moves=1_000, size=40))
     [warning] = _lint(doc)
     assert (warning.pointer, warning.code) == ("/levels/0/solution", "solution-unchecked")
-    assert "lint budget" in warning.message and "--budget" in warning.message
+    assert "lint budget" in warning.message
+    assert "--budget" in warning.message
     assert "stopped at move" in warning.message
     assert len(turns) < 300  # not the 1,000 moves, twice
 
@@ -226,7 +234,9 @@ def test_a_raised_lint_budget_replays_it_to_its_end() -> None:
 
 def test_one_check_of_a_pack_shares_its_budget_and_warns_once(turns: list[int]) -> None:
     costly = crowd_level(300, moves=400, size=30)
-    levels = [{**costly, "id": f"c{n}", "solution": costly["solution"][: 399 - n]} for n in range(5)]
+    levels = [
+        {**costly, "id": f"c{n}", "solution": costly["solution"][: 399 - n]} for n in range(5)
+    ]
     warnings = _lint(pack(*levels), lint_budget=3_000_000)
     codes = [(w.pointer, w.code) for w in warnings]
     unchecked = [pointer for pointer, code in codes if code == "solution-unchecked"]
@@ -241,7 +251,8 @@ def test_validate_lint_takes_a_budget(tmp_path: Path, capsys: Capture) -> None:
     assert main(["validate", "--lint", "--budget", "100000", str(path)]) == 0
     out = capsys.readouterr().out
     assert "solution-unchecked" not in out  # codes are not printed, messages are
-    assert "not replayed to its end" in out and "100,000 units" in out
+    assert "not replayed to its end" in out
+    assert "100,000 units" in out
     assert main(["validate", "--lint", "--budget", "1e9", str(path)]) == 0
     assert "no longer wins" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -263,8 +274,10 @@ def test_play_refuses_a_move_string_longer_than_a_solution_may_be(
     path = _pack_file(tmp_path, small_level())
     assert main(["play", path, "walk", walk_moves(MAX_PLAY_MOVES + 1)]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and turns == []
-    assert "longer than 100,000 moves" in err and len(err.splitlines()) == 1
+    assert out == ""
+    assert turns == []
+    assert "longer than 100,000 moves" in err
+    assert len(err.splitlines()) == 1
 
 
 class _Stdin(io.StringIO):
@@ -302,14 +315,13 @@ def test_play_stops_at_its_budget_with_one_located_line(
     out, err = capsys.readouterr()
     [line] = err.splitlines()
     assert line.startswith('hostile (level "swarm"): playing the moves needs more than 1,000,000')
-    assert "the play budget, stopped at move 6" in line and line.endswith("--budget")
+    assert "the play budget, stopped at move 6" in line
+    assert line.endswith("--budget")
     assert len(out.splitlines()) == 5  # the events played before it
     assert len(turns) == 6
 
 
-def test_play_stops_a_turn_over_its_cap_before_printing_it(
-    tmp_path: Path, capsys: Capture
-) -> None:
+def test_play_stops_a_turn_over_its_cap_before_printing_it(tmp_path: Path, capsys: Capture) -> None:
     path = _pack_file(tmp_path, blocked_chain_level(2_000, 1_000))
     assert main(["play", path, "chain", "R"]) == 1
     out, err = capsys.readouterr()
