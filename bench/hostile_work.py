@@ -19,6 +19,7 @@ break was never a refused input but an accepted one that ran for minutes.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 Doc = dict[str, Any]
@@ -148,3 +149,223 @@ def swarm_payload(carriers: int = 19_000, automata: int = 64, moves: str = "RLRL
     record = {"level": level["id"], "moves": moves, "events": "0" * 64, "final": "0" * 64}
     nouns = {noun: {"color": "#808080"} for noun in ("BABA", "ROCK")}
     return to_text(seal({"level": level, "nouns": nouns, "replays": [record]}))
+
+
+# --------------------------------------------------------------- the bench's cases
+# bench/bench_hostile.py runs each case in a child process (``--child KIND PATH``):
+# the timed kinds run a command line or the editor's open on a file made here, the
+# checked kinds (B7, B8, B10) answer "ok" when the break is mended, else BROKEN.
+
+#: Issue 39's goal for an input under 1 MB: CPU seconds and megabytes of growth.
+GOAL_39 = (15.0, 600)
+
+#: Compact JSON: the issue's sizes are of files as small as the content allows.
+_COMPACT = (",", ":")
+
+
+def _compact(doc: Doc) -> bytes:
+    import json
+
+    return json.dumps(doc, separators=_COMPACT).encode("utf-8")
+
+
+def _pack_bytes(level: Doc) -> bytes:
+    return _compact(pack(level))
+
+
+def chain_payload() -> str:
+    """A payload whose count before replaying passes (1,200 entities, 90 moves) while
+    every turn walks 600 movers through a stack of 590 words: the live budget stops it."""
+    from engine.share.codec import seal, to_text
+
+    level = blocked_chain_level(600, 590)
+    record = {"level": level["id"], "moves": "R" * 90, "events": "0" * 64, "final": "0" * 64}
+    nouns = {noun: {"color": "#808080"} for noun in ("BABA", "ROCK", "WALL")}
+    return to_text(seal({"level": level, "nouns": nouns, "replays": [record]}))
+
+
+#: name, what the child does, builder of its input (bytes). Kinds: "payload" (the
+#: existing ``share.decode`` child), "cli:ARGS" (``rulegrid ARGS`` with ``{}`` for the
+#: file; ``<`` + a builder's second part as standard input), "open" (the editor's
+#: open), and the checked kinds "recovery", "two-windows", "trusted-helper".
+TIMED: list[tuple[str, str, Any]] = [
+    ("B1: payload, 64 automata x 19,000 carriers", "payload", lambda: swarm_payload().encode()),
+    ("B1: payload, 600 movers x 590 stacked words", "payload", lambda: chain_payload().encode()),
+    (
+        "B1: share import of the 64-automata payload",
+        "cli:share import -",
+        lambda: (b"", swarm_payload().encode()),
+    ),
+    (
+        "B3: validate --lint, 17,000 YOU x 1,000 moves",
+        "cli:validate --lint {}",
+        lambda: _pack_bytes(crowd_level(17_000)),
+    ),
+    ("B3: editor open, 17,000 YOU x 1,000 moves", "open", lambda: _pack_bytes(crowd_level(17_000))),
+    (
+        "B4: play, 64 automata x 16,000 carriers",
+        "cli:play {} swarm RLRLRLRLRLRL",
+        lambda: _pack_bytes(swarm_level(16_000)),
+    ),
+    (
+        "B4: play, 1,000,000 moves on a 1 KB level",
+        "cli:play {} walk -",
+        lambda: (_pack_bytes(small_level()), walk_moves(1_000_000).encode()),
+    ),
+    (
+        "B4: play, 100,000 moves on a 1 KB level",
+        "cli:play {} walk -",
+        lambda: (_pack_bytes(small_level()), walk_moves(100_000).encode()),
+    ),
+    (
+        "B4: play, 8,000 movers x 7,990 stacked words",
+        "cli:play {} chain RRRR",
+        lambda: _pack_bytes(blocked_chain_level(8_000, 7_990)),
+    ),
+]
+
+CHECKED: list[tuple[str, str]] = [
+    ("B7: recovery file of a reused / live PID", "recovery"),
+    ("B8: two windows save one file", "two-windows"),
+    ("B10: trusted pack.py runs a changed helper", "trusted-helper"),
+]
+
+
+def child(kind: str, path: str) -> dict[str, Any]:
+    """Answer one case in this (child) process; the parent times it."""
+    if kind.startswith("cli:"):
+        return _cli(kind[4:], path)
+    if kind == "open":
+        return _open_in_editor(path)
+    checks = {"recovery": _recovery, "two-windows": _two_windows, "trusted-helper": _trusted}
+    folder = Path(path).with_suffix("")  # a folder of its own beside the (empty) input
+    folder.mkdir(exist_ok=True)
+    return {"outcome": checks[kind](str(folder))}
+
+
+def _cli(command: str, path: str) -> dict[str, Any]:
+    import contextlib
+    import io
+    import os
+    import sys
+
+    from engine.cli import main
+
+    args = [path if part == "{}" else part for part in command.split()]
+    stdin = Path(path + ".stdin")
+    sys.stdin = stdin.open(encoding="ascii") if stdin.exists() else io.StringIO("")
+    err = io.StringIO()
+    with (
+        open(os.devnull, "w", encoding="utf-8") as out,
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = main(args)
+    last = (err.getvalue().strip().splitlines() or [""])[-1]
+    return {"outcome": f"exit {code}: {last[:160]}"}
+
+
+def _open_in_editor(path: str) -> dict[str, Any]:
+    import os
+    import tempfile
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from editor.main_window import MainWindow
+    from editor.settings import EditorSettings
+    from tests.editor.scripted_dialogs import ScriptedDialogs
+
+    app = QApplication.instance() or QApplication([])
+    folder = Path(tempfile.mkdtemp())
+    settings = EditorSettings(QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat))
+    settings.data_folder = folder / "data"
+    window = MainWindow(path, settings=settings, dialogs=ScriptedDialogs())
+    validator = window.validation_panel.validator
+    while validator.is_busy() or not validator.is_current():  # the Problems list is the answer
+        app.processEvents()
+    warnings = (
+        [r for r in validator.result.rows if r.severity == "warning"] if validator.result else []
+    )
+    codes = sorted({str(r.record["code"]) for r in warnings})
+    levels = window.pack.level_count()
+    window.verifier.shutdown()
+    window.solver_panel.shutdown()
+    return {"outcome": f"{levels} level(s), warnings: {', '.join(codes) or 'none'}"}
+
+
+def _recovery(folder: str) -> str:
+    import os
+
+    from editor.io.recovery import RecoveryStore
+
+    store = RecoveryStore(Path(folder))
+    live = Path(folder) / f"{os.getpid()}-0123456789ab.json"  # the editor's PID came again
+    store.write(live, {"id": "lost", "title": "Lost", "levels": []}, None)
+    offered = [r.file for r in store.orphans()]
+    return "ok: offered" if offered == [live] else f"BROKEN: offered {len(offered)} of 1"
+
+
+def _two_windows(folder: str) -> str:
+    import os
+    import shutil
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from editor.documents.values import OBJECT, Pos, Stamp
+    from editor.main_window import MainWindow
+    from editor.settings import EditorSettings
+    from tests.editor.scripted_dialogs import ScriptedDialogs
+    from tests.support import PACKS_DIR
+
+    app = QApplication.instance() or QApplication([])
+    root = Path(folder)
+    file = root / "pack.json"
+    shutil.copy(PACKS_DIR / "tutorial.json", file)
+    settings = EditorSettings(QSettings(str(root / "s.ini"), QSettings.Format.IniFormat))
+    settings.data_folder = root / "data"
+    dialogs = ScriptedDialogs()
+    first = MainWindow(file, settings=settings, dialogs=dialogs)
+    second = MainWindow(file, settings=settings, dialogs=dialogs)
+    first.level.add_on_top([Pos(1, 1)], Stamp(OBJECT, "BABA"))
+    first.files.save()
+    kept = file.read_bytes()
+    second.level.add_on_top([Pos(2, 2)], Stamp(OBJECT, "FLAG"))
+    dialogs.changed_answer = "cancel"
+    second.files.save()
+    app.processEvents()
+    for window in (first, second):
+        window.verifier.shutdown()
+        window.solver_panel.shutdown()
+    if getattr(dialogs, "changed_asked", None) and file.read_bytes() == kept:
+        return "ok: the second save asked; the first one's edit is on disk"
+    return "BROKEN: the second window overwrote the first one's save without asking"
+
+
+def _trusted(folder: str) -> str:
+    import json
+
+    import engine
+
+    root = Path(folder) / "generated"
+    root.mkdir()
+    doc = pack(small_level())
+    (root / "pack.py").write_text(  # the classic way: its folder on sys.path
+        "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\nimport helper\n\n"
+        "def build():\n    return helper.DOC\n"
+    )
+    (root / "helper.py").write_text(f"DOC = {json.dumps(doc)}\n")
+    digest = engine.module_digest(root)
+    engine.load_pack(root, trust=digest)
+    (root / "helper.py").write_text(
+        f"DOC = {json.dumps(doc)}\nopen(__file__ + '.ran', 'w').close()\n"
+    )
+    try:
+        engine.load_pack(root, trust=digest)
+    except engine.ValidationError as exc:
+        if exc.errors[0].code == "untrusted-module" and not Path(f"{root}/helper.py.ran").exists():
+            return "ok: a changed helper asks again"
+    return "BROKEN: the changed helper ran under the old trust"
