@@ -13,7 +13,10 @@ the digest is checked on those bytes, and the folder's modules are served to
 ``pack.py``'s imports from them (:func:`pinned_imports`): ``import helper`` runs the
 bytes that were checked, never a file changed since, and an import that would load
 a Python file of the folder that was not pinned (one created meanwhile) is refused.
-Nothing is compiled to ``__pycache__`` and nothing stays in ``sys.modules``.
+Nothing is compiled to ``__pycache__`` and nothing stays in ``sys.modules``. A
+module name the process has imported already is the process's, as it would be
+with the folder on ``sys.path`` (a folder's ``textwrap.py`` never replaces the
+standard library's for the editor's other threads).
 Code that reads a file itself (``exec(open(...).read())``) gets the file as it
 is then: the digest checked just before the run covers it, not a change during it.
 """
@@ -134,6 +137,7 @@ def pinned_imports(folder: Path, files: dict[str, bytes]) -> Iterator[None]:
         finally:
             sys.meta_path[:] = [f for f in sys.meta_path if f is not finder]
             sys.path[:] = saved_path
+            sys.path_importer_cache.pop(str(folder.resolve()), None)  # looked up to refuse
             for module_name in set(sys.modules) - before:
                 module = sys.modules.get(module_name)
                 if module is not None and finder.owns(module):
@@ -159,7 +163,7 @@ class _PinnedFinder(importlib.abc.MetaPathFinder):
         self._modules.pop("", None)
         self._files = files
 
-    def owns(self, module: ModuleType) -> bool:
+    def owns(self, module: ModuleType | None) -> bool:
         spec = getattr(module, "__spec__", None)
         return spec is not None and isinstance(spec.loader, _PinnedLoader)
 
@@ -171,7 +175,11 @@ class _PinnedFinder(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if threading.get_ident() != self._thread:
             return None  # another thread's import: not the pack's
-        if fullname in self._modules:
+        parent = fullname.rpartition(".")[0]
+        ours = not parent or self.owns(sys.modules.get(parent))
+        # A name the process had imported already wins, as on sys.path: then its
+        # submodules are its own, never the folder's.
+        if ours and fullname in self._modules:
             relative = self._modules[fullname]
             is_package = relative is None or relative.endswith("__init__.py")
             if relative is None:

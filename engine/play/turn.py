@@ -193,6 +193,7 @@ def settle_board(
     Raises:
         RuleComplexityError: the board exceeds the parse budget.
     """
+    turn_begins()  # a settle counts as a turn of its own (engine.play.work)
     board = Board(pieces)
     spend(len(pieces))
     rules, board.units = parse_counted(board.words(), vocabulary)

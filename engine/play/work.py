@@ -84,11 +84,6 @@ class WorkBudget:
         to replay a costly level raises what its turns may cost too."""
         return cls(limit, what, raise_with, max(TURN_WORK_CAP, limit // 4))
 
-    @property
-    def left(self) -> int:
-        """Units still available to the operation."""
-        return max(0, self.limit - self.units)
-
 
 class WorkBudgetError(WorkLimitError):
     """An operation passed its work budget (its total, or the cap of one turn).

@@ -115,8 +115,8 @@ def test_a_python_file_of_the_folder_that_was_not_pinned_is_refused(tmp_path: Pa
 
 def test_packages_of_the_folder_are_served_and_nothing_is_left_behind(tmp_path: Path) -> None:
     pack = """
-    from tools.grid import levels
-    from tools import NAME
+    from levelkit.grid import levels
+    from levelkit import NAME
 
     def build():
         return {{**{doc!r}, "title": NAME, "levels": levels()}}
@@ -125,15 +125,31 @@ def test_packages_of_the_folder_are_served_and_nothing_is_left_behind(tmp_path: 
         tmp_path,
         pack,
         **{
-            "tools/__init__.py": "NAME = 'From a package'\n",
-            "tools/grid.py": f"def levels():\n    return {DOC['levels']!r}\n",
+            "levelkit/__init__.py": "NAME = 'From a package'\n",
+            "levelkit/grid.py": f"def levels():\n    return {DOC['levels']!r}\n",
         },
     )
     path_before, modules_before = list(sys.path), set(sys.modules)
     assert load_pack(folder, trust=engine.module_digest(folder)).title == "From a package"
     assert sys.path == path_before
     assert set(sys.modules) == modules_before
-    assert listing(folder) == ["pack.py", "tools", "tools/__init__.py", "tools/grid.py"]
+    assert listing(folder) == ["levelkit", "levelkit/__init__.py", "levelkit/grid.py", "pack.py"]
+
+
+def test_a_module_the_process_imported_already_is_the_processs(tmp_path: Path) -> None:
+    """As on ``sys.path``: ``import textwrap`` is the standard library's, not the folder's."""
+    pack = (
+        (
+            "import textwrap\n\ndef build():\n"
+            f"    return {{**{DOC!r}, 'title': textwrap.dedent('  Dedented')}}\n"
+        )
+        .replace("{", "{{")
+        .replace("}", "}}")
+    )  # folder_with formats the text
+    shadow = "open(__file__ + '.ran', 'w').close()\n"
+    folder = folder_with(tmp_path, pack, **{"textwrap.py": shadow})
+    assert load_pack(folder, trust=engine.module_digest(folder)).title == "Dedented"
+    assert not (folder / "textwrap.py.ran").exists()
 
 
 def test_an_error_in_a_helper_names_the_helper_and_its_line(tmp_path: Path) -> None:

@@ -80,6 +80,18 @@ def test_a_turn_charges_its_movers_pushes_contacts_and_base() -> None:
     assert budget.turn == turn
 
 
+def test_each_turn_and_each_settle_counts_against_the_cap_afresh() -> None:
+    level = engine.load_level(small_level())
+    budget = WorkBudget(10**9, "a test", turn_cap=150)
+    with budgeted(budget):
+        game = Game(level)
+        for direction in "RLRL":
+            game.step(direction)
+            assert budget.turn < 150
+        budget.turn = 140  # a turn that spent nearly its cap...
+        Game(level)  # ...is not charged for the next level's settle
+
+
 def test_the_units_of_many_movers_in_front_of_a_stack_grow_as_movers_times_stack() -> None:
     """The push bomb: nothing moves, yet each mover walks the whole stack."""
     counts = []
