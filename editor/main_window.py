@@ -147,6 +147,7 @@ class MainWindow(QMainWindow):
         self.inspector = StackInspector(self.session, self.renderer)
         self.validation_panel = ValidationPanel(self.session, self.canvas)
         self.files.use_validator(self.validation_panel.validator)  # saves reuse its problems
+        self.validation_panel.validator.lint_budget = self.settings.lint_budget
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
         self.history.setAccessibleName("History")
@@ -753,6 +754,7 @@ class MainWindow(QMainWindow):
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
         thaw()  # the pack was frozen for the collector while open; now it may go
         self.autosaver.discard()  # a clean exit leaves no recovery file
+        self.recovery.close()  # nor its owner lock
         self.solver_panel.shutdown()
         self.verifier.shutdown()
         event.accept()

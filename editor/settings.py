@@ -11,6 +11,8 @@ from pathlib import Path
 import platformdirs
 from PySide6.QtCore import QByteArray, QSettings
 
+import engine
+
 MAX_RECENT = 10
 DEFAULT_BACKUPS = 10
 MAX_BACKUPS = 1_000
@@ -20,6 +22,8 @@ DEFAULT_SOUND_VOLUME = 75
 SOUND_VOLUMES = (25, 50, 75, 100)
 #: ``"<sha256> <folder>"`` entries: a folder's pack.py is trusted while it has that content.
 _TRUSTED_KEY = "files/trusted_modules"
+#: The Problems check's work budget for replaying intended solutions (no dialog yet).
+_LINT_BUDGET_KEY = "work/lint_budget"
 
 
 class EditorSettings:
@@ -202,6 +206,23 @@ class EditorSettings:
         except ValueError:
             return default
         return max(0, min(most, value))
+
+    # ------------------------------------------------------------------- work
+    @property
+    def lint_budget(self) -> int:
+        """Units of work (``engine.WorkBudget``) the Problems check may spend replaying
+        intended solutions: a level's when it is checked again, all of them when a
+        pack opens (``engine.lint_work``). Past it, one ``solution-unchecked`` warning
+        names this setting (``work/lint_budget``); there is no dialog for it yet."""
+        try:
+            value = int(str(self._store.value(_LINT_BUDGET_KEY, engine.LINT_WORK_BUDGET)))
+        except ValueError:
+            return engine.LINT_WORK_BUDGET
+        return max(1, value)
+
+    @lint_budget.setter
+    def lint_budget(self, value: int) -> None:
+        self._store.setValue(_LINT_BUDGET_KEY, max(1, int(value)))
 
 
 def _as_bool(value: object) -> bool:

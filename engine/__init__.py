@@ -11,6 +11,7 @@ from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, im
 from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
 from engine.interop.keke_read import KekeUnsupported
 from engine.limits import (
+    LINT_WORK_BUDGET,
     MAX_ENTITIES,
     MAX_GRID_SIZE,
     MAX_ID_LENGTH,
@@ -27,6 +28,7 @@ from engine.lint import (
     check_pack,
     check_pack_sizes,
     declared_nouns,
+    lint_work,
     report_level,
 )
 from engine.model import (
@@ -67,6 +69,7 @@ from engine.play.game import Game
 from engine.play.ghost import AutomatonPath, PathStep
 from engine.play.hints import RuleHint, StackChoice
 from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
+from engine.play.work import WorkBudget, WorkBudgetError
 from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
@@ -84,6 +87,7 @@ __all__ = [
     "FRAIL",
     "ID_PATTERN",
     "LINT_CODES",
+    "LINT_WORK_BUDGET",
     "MAX_ENTITIES",
     "MAX_GRID_SIZE",
     "MAX_ID_LENGTH",
@@ -140,6 +144,8 @@ __all__ = [
     "WaitStep",
     "WordEntity",
     "WordRole",
+    "WorkBudget",
+    "WorkBudgetError",
     "analyze_level",
     "bundled_pack",
     "bundled_pack_folder",
@@ -157,6 +163,7 @@ __all__ = [
     "import_keke",
     "leaves_chains",
     "leaves_problems",
+    "lint_work",
     "load_level",
     "load_pack",
     "load_pack_document",

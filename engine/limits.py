@@ -144,7 +144,10 @@ MAX_PAYLOAD_REPLAYS = 1_000
 #: entities. At about 11 µs per entity-move, re-running every replay takes at most
 #: about 1.7 s: a payload of a few kilobytes must not cost more than that (it was
 #: 1,000,000, eleven seconds, until issue 20). Every solution of the 113 Keke
-#: classics needs 62,397.
+#: classics needs 62,397. Since issue 39 a level's entities count once more for each
+#: of its automata (each may move all of them every beat), so this count, made
+#: before any replay runs, refuses 64 automata over 19,000 carriers at once; the
+#: replays then run under :data:`MAX_PAYLOAD_WORK`.
 MAX_PAYLOAD_REPLAY_WORK = 150_000
 #: Units of rule reading (see :data:`PARSE_BUDGET`) a payload's replays and
 #: snapshot may cost together. Every position they reach is read, so a level that
@@ -178,3 +181,42 @@ MAX_PREVIEW_BEATS = 64
 #: Carriers one preview walks, over all automata: each walk costs up to
 #: ``beats`` push chains, so this bounds a preview of any board to milliseconds.
 MAX_PREVIEW_CARRIERS = 64
+
+# ------------------------------------------------------------------- work budgets
+# Running the rules is counted in work units (engine.play.work): one entity handled
+# by one phase of a turn, weighted so a unit costs under a microsecond on every board
+# measured (0.1-0.9 µs, docs/benchmarks.md). A check that
+# plays turns for a stranger or for an author runs under a total and a cap per turn;
+# past either it stops with one located line (docs/validation.md, "Work budgets").
+
+#: Units every turn costs whatever its size: building the event and the next frame
+#: and asking who is YOU cost about what twenty entities do.
+TURN_WORK_BASE = 20
+#: Units one turn may cost under any budget (a quarter of a raised total when that
+#: is more): about a second. A turn of bench/bench_turn.py's 64x64 boards (5,000
+#: entities, a walker, a clock) needs 100-140 units; 5,000 YOU objects walking
+#: together 87,000, 19,906 of them 350,000; 64 automata over 19,000 carriers 26
+#: million, which took 16 s before it was counted.
+TURN_WORK_CAP = 1_000_000
+#: Units ``rulegrid play`` may spend on one move string by default (``--budget``):
+#: about two seconds of turns, as much again to print their events. A 1 KB level
+#: plays about 36,000 moves; every Keke solution together needs 151,212.
+PLAY_WORK_BUDGET = 2_000_000
+#: Moves in one ``rulegrid play`` string: as many as a stored solution may have.
+MAX_PLAY_MOVES = MAX_SOLUTION_LENGTH
+#: Units the lint may spend replaying intended solutions: per level, and in all for
+#: one check of a pack (``rulegrid validate --lint --budget``, the editor's
+#: ``work/lint_budget`` setting). About two seconds; every solution of the 113 Keke
+#: classics together needs 151,212.
+LINT_WORK_BUDGET = 2_000_000
+#: Units a payload's replays may cost when they are run (the count before they run
+#: is :data:`MAX_PAYLOAD_REPLAY_WORK`): about half a second, fixed, because a payload
+#: is a stranger's and is checked the moment it is pasted; encoding runs each
+#: replay under the same budget. The 113 Keke solutions need 151,212.
+MAX_PAYLOAD_WORK = 500_000
+
+# ------------------------------------------------------------ trusted pack folders
+#: Python files one trusted pack folder may hold: trust pins each (engine.packs.trusted),
+#: and a folder with more (a virtual environment, a checkout) is refused, not walked.
+#: A generated pack needs ``pack.py`` and a few helpers.
+MAX_TRUSTED_FILES = 1_000

@@ -40,6 +40,9 @@ def lint_case(code: str) -> tuple[dict[str, Any], str]:
         return _pack({**level, "solution": "RR"}), "/levels/0/solution"
     if code == "solution-wins-early":
         return _pack({**grid_level(WINNABLE, "a"), "solution": "RRD"}), "/levels/0/solution"
+    if code == "solution-unchecked":  # a walk to and fro costing more than the lint budget
+        level = grid_level([". baba . flag", "BABA IS YOU .", "FLAG IS WIN ."], "a")
+        return _pack({**level, "solution": "RL" * 25_000}), "/levels/0/solution"
     if code == "unused-noun":
         return _pack(grid_level(WINNABLE, "a"), nouns=["BABA", "FLAG", "GHOST"]), "/nouns/GHOST"
     if code == "duplicate-board":

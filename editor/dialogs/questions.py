@@ -23,6 +23,7 @@ from editor.documents.values import Anchor, LevelProperties, NounSpec, PackPrope
 from editor.settings import EditorSettings
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
+ChangedAnswer = Literal["reload", "save_as", "overwrite", "cancel"]
 PACK_FILTER = "Rulegrid packs (*.json);;All files (*)"
 
 
@@ -77,6 +78,12 @@ class Dialogs(Protocol):
     def confirm(self, parent: QWidget, title: str, text: str) -> bool: ...
 
     def error(self, parent: QWidget, title: str, text: str) -> None: ...
+
+    def ask_changed_on_disk(self, parent: QWidget, file: Path, *, removed: bool) -> ChangedAnswer:
+        """Before a save: the file changed on disk (``removed``: it is gone) since it was
+        opened or last saved. Reload it (dropping the unsaved changes), save elsewhere,
+        overwrite it, or cancel the save."""
+        ...
 
     def offer_recovery(
         self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]
@@ -142,8 +149,8 @@ class QtDialogs:
     def ask_trust_folder(self, parent: QWidget, folder: Path, *, changed: bool = False) -> bool:
         buttons = QMessageBox.StandardButton
         news = (
-            "Its pack.py has CHANGED since you trusted this folder: check the changes "
-            "before you run it.\n\n"
+            "Its Python files have CHANGED since you trusted this folder (pack.py, or a "
+            "file beside it that pack.py may run): check the changes before you run it.\n\n"
             if changed
             else ""
         )
@@ -152,8 +159,8 @@ class QtDialogs:
             "Run this pack's Python code?",
             f"{folder}\n\n{news}This pack folder builds its levels with pack.py, a Python "
             "program that runs with your permissions. Open it only if you wrote it or trust "
-            "its author.\n\nTrust this pack.py? Rulegrid remembers your answer until the file "
-            "changes or you revoke it (Edit ▸ Trusted Pack Folders).",
+            "its author.\n\nTrust this pack.py? Rulegrid remembers your answer until a Python "
+            "file of the folder changes or you revoke it (Edit ▸ Trusted Pack Folders).",
             buttons.Yes | buttons.No,
             buttons.No,
         )
@@ -203,6 +210,29 @@ class QtDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)
+
+    def ask_changed_on_disk(self, parent: QWidget, file: Path, *, removed: bool) -> ChangedAnswer:
+        what = "was removed" if removed else "was changed by another program or window"
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "File changed on disk",
+            f"{file}\n\n{file.name} {what} since you opened or last saved it. Saving now "
+            "would replace that version with yours.",
+            QMessageBox.StandardButton.Cancel,
+            parent,
+        )
+        reload = box.addButton("&Reload (drop my changes)", QMessageBox.ButtonRole.DestructiveRole)
+        save_as = box.addButton("Save &As…", QMessageBox.ButtonRole.AcceptRole)
+        overwrite = box.addButton("&Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(save_as)
+        box.exec()
+        chosen = box.clickedButton()
+        answers: dict[object, ChangedAnswer] = {
+            reload: "reload",
+            save_as: "save_as",
+            overwrite: "overwrite",
+        }
+        return answers.get(chosen, "cancel")
 
     def offer_recovery(
         self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]

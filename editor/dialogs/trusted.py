@@ -1,7 +1,8 @@
 """Trusted pack folders: which ``pack.py`` programs may run, and taking that back.
 
-Each entry is a folder and the content (SHA-256) of the ``pack.py`` the author
-trusted there; a changed file is asked about again when it is opened. Revoking
+Each entry is a folder and the content (SHA-256) of the Python files the author
+trusted there (``pack.py`` and its helpers); a change is asked about again when it
+is opened. Revoking
 forgets the folder at once: the next open asks again. Nothing here reads the
 modules themselves, so the list opens instantly whatever the folders hold.
 """
@@ -34,8 +35,9 @@ class TrustedFoldersDialog(QDialog):
         layout = QVBoxLayout(self)
         intro = QLabel(
             "These folders build their packs with a pack.py program that you allowed to "
-            "run. Trust covers the program as it was when you trusted it; if it changes, "
-            "Rulegrid asks again. Revoke a folder to be asked before it runs next time."
+            "run. Trust covers the folder's Python files as they were when you trusted it; "
+            "if one changes, Rulegrid asks again. Revoke a folder to be asked before it "
+            "runs next time."
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
@@ -61,9 +63,9 @@ class TrustedFoldersDialog(QDialog):
     def refresh(self) -> None:
         self.list.clear()
         for folder, digest in sorted(self._settings.trusted_modules.items()):
-            item = QListWidgetItem(f"{folder}\npack.py {digest[:12]}…")
+            item = QListWidgetItem(f"{folder}\nPython files {digest[:12]}…")
             item.setData(Qt.ItemDataRole.UserRole, folder)
-            item.setToolTip(f"{folder}\nSHA-256 of the trusted pack.py: {digest}")
+            item.setToolTip(f"{folder}\nSHA-256 of the trusted Python files: {digest}")
             self.list.addItem(item)
         self.empty.setVisible(self.list.count() == 0)
         if self.list.count():

@@ -4,16 +4,22 @@ Decides what happens to unsaved changes (asks), routes opening through the
 engine's whole-pack validation (and shows every problem when it refuses; the
 author may open it anyway to repair it, keeping everything as written), warns
 before saving a pack that still has errors, and records recent packs.
+
+It also keeps the data file's stamp (size, time, SHA-256: ``editor.io.disk``) from
+the open and from each save: a save checks the file still holds those bytes
+before replacing it and otherwise asks (reload, save as, overwrite), and a file
+watcher says when another program or window changed the open file.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QFileSystemWatcher, QObject
 from PySide6.QtWidgets import QWidget
 
 import engine
@@ -22,6 +28,7 @@ from editor.documents.pack import PackBuilder, PackDocument, PackPlan
 from editor.documents.reading import NOT_SHOWN
 from editor.documents.session import Session
 from editor.io.backups import BackupStore
+from editor.io.disk import ChangedOnDiskError, DiskStamp, read_stamp
 from editor.io.folders import SaveFolders, documents_folder
 from editor.io.pack_io import (
     PACK_FILE,
@@ -29,11 +36,16 @@ from editor.io.pack_io import (
     problem_text,
     validate,
 )
-from editor.io.pack_tasks import OpenRequest, WriteRequest, open_work, write_work
+from editor.io.pack_tasks import OpenRequest, WriteRequest, data_file, open_work, write_work
 from editor.io.waiting import Busy, next_turn
 from editor.resources import is_installation_folder
 from editor.settings import EditorSettings
-from editor.tasks.background import collector_paused, freeze_if_large
+from editor.tasks.background import (
+    CancelToken,
+    collector_paused,
+    freeze_if_large,
+    run_in_background,
+)
 from editor.tasks.progress import Progress
 from editor.tasks.validation import PackValidator
 
@@ -61,6 +73,11 @@ class PackFiles(QObject):
         self.folders = SaveFolders(settings)
         self._validator: PackValidator | None = None
         self._busy = False  # opening or saving: another file operation waits
+        #: The data file as last opened or saved (a save to it checks it is still so).
+        self._disk: DiskStamp | None = None
+        self._foreign: str | None = None  # the other version the author was told about
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(self._on_file_changed)
 
     def use_validator(self, validator: PackValidator) -> None:
         """Save with the Problems panel's current problems instead of checking the pack again."""
@@ -80,6 +97,7 @@ class PackFiles(QObject):
             return False
         self._session.set_pack(PackDocument.untitled())
         self.problems = []
+        self._remember_disk(None)
         self._status("New pack: paint with the palette, then save it (Ctrl+S)")
         return True
 
@@ -113,7 +131,10 @@ class PackFiles(QObject):
         try:
             with Busy(self._window, f"Opening {path.name}", can_cancel=True) as busy:
                 first_key = self._validator.next_key() if self._validator is not None else None
-                request = OpenRequest(path, trust, busy.progress, first_key)
+                request = OpenRequest(
+                    path, trust, busy.progress, first_key, self._settings.lint_budget
+                )
+                stamp = busy.run(stamp_work, (path, trust)).value  # before it is read
                 outcome = busy.run(open_work, request)
                 opened = outcome.value
                 # The documents are QObjects: made here, on the UI thread, in slices.
@@ -134,6 +155,7 @@ class PackFiles(QObject):
             if self._validator is not None:  # its first check reuses what opening checked
                 self._validator.seed(document, opened.seeds, opened.first, first_key)
             self._adopt(document, path)
+            self._remember_disk(stamp)
             self.problems = []
             generated = " (built by pack.py: saving writes a new data pack)" if trust else ""
             self._status(f"Opened {path.name}: {document.level_count()} levels{generated}")
@@ -156,6 +178,7 @@ class PackFiles(QObject):
         changes = [n for n in notes if n.code != NOT_SHOWN]
         repaired.mark_changed_on_open(changes)  # unsaved: the file does not hold these yet
         self._adopt(repaired, path)
+        self._remember_disk(stamp)
         self.problems = problems
         many = "s" if len(changes) != 1 else ""
         changed = f"; {len(changes)} change{many} to save" if changes else ""
@@ -242,12 +265,22 @@ class PackFiles(QObject):
             with collector_paused():
                 written = self._write_now(path, folder=folder)
                 freeze_if_large(self.pack.level_count())  # the pack as written is kept
-                return written
         finally:
             self._busy = False
+        if written == "save_as":  # the file changed on disk: the author saves elsewhere
+            return self.save_as(folder=folder)
+        if written == "reload":  # ... or takes the file as it is now, dropping the changes
+            self.open_path(path, ask_first=False)
+            return False
+        return written
 
-    def _write_now(self, path: Path, *, folder: bool) -> bool:
-        """Check (the Problems panel's result when current), ask, collect, write off the UI thread."""
+    def _write_now(self, path: Path, *, folder: bool) -> bool | Literal["save_as", "reload"]:
+        """Check (the Problems panel's result when current), ask, collect, write off the UI thread.
+
+        When the file is no longer what was opened or last saved, the author chooses:
+        overwrite (written here), or save as or reload (done by the caller once this
+        file operation is over), or nothing is saved.
+        """
         pack = self.pack
         with Busy(self._window, f"Saving {path.name}") as busy:
             problems = self._errors_now(busy)
@@ -257,13 +290,26 @@ class PackFiles(QObject):
             self._status(f"Not saved: {path.name} still has {len(problems)} errors")
             return False
         target = path / PACK_FILE if folder else path
-        with Busy(self._window, f"Saving {path.name}") as busy:
-            data = self._collect(busy)
-            request = WriteRequest(
-                data, target, self.backups, self._settings.backup_count, busy.progress
-            )
-            outcome = busy.run(write_work, request)
-        error = outcome.failure.error if outcome.failure is not None else None
+        disk = self._disk
+        expected = disk if disk is not None and disk.path == target else None
+        while True:
+            with Busy(self._window, f"Saving {path.name}") as busy:
+                data = self._collect(busy)
+                request = WriteRequest(
+                    data, target, self.backups, self._settings.backup_count, busy.progress, expected
+                )
+                outcome = busy.run(write_work, request)
+            error = outcome.failure.error if outcome.failure is not None else None
+            if not isinstance(error, ChangedOnDiskError):
+                break
+            removed = error.now is None
+            answer = self._dialogs.ask_changed_on_disk(self._window, target, removed=removed)
+            if answer != "overwrite":
+                if answer in ("save_as", "reload"):
+                    return answer
+                self._status(f"Not saved: {target.name} changed on disk since you opened it")
+                return False
+            expected = None  # the author chose to replace the other version
         if isinstance(error, OSError):
             self._dialogs.error(
                 self._window, "Could not save", f"{path}: {error.strerror or error}"
@@ -279,6 +325,7 @@ class PackFiles(QObject):
         if outcome.failure is not None:
             raise RuntimeError(f"saving {path} failed: {outcome.failure.traceback}")
         pack.mark_saved(path, folder=folder)
+        self._remember_disk(outcome.value)
         self.problems = problems
         self._settings.add_recent_pack(str(path.resolve()))
         if self.problems:
@@ -336,6 +383,53 @@ class PackFiles(QObject):
         data["levels"] = levels
         return data
 
+    # ------------------------------------------------------------ on disk
+    def _remember_disk(self, stamp: DiskStamp | None) -> None:
+        """The data file is now ``stamp`` (opened or saved): watch it, and only it."""
+        self._disk, self._foreign = stamp, None
+        watched = self._watcher.files()
+        if watched:
+            self._watcher.removePaths(watched)
+        if stamp is not None:
+            self._watcher.addPath(str(stamp.path))
+
+    def _on_file_changed(self, name: str) -> None:
+        """The watcher saw the open file change: tell the author if its bytes did."""
+        stamp = self._disk
+        if stamp is None or self._busy or Path(name) != stamp.path:
+            return  # an open or a save is under way: it stamps the file when it ends
+        if name not in self._watcher.files() and stamp.path.exists():
+            self._watcher.addPath(name)  # a file replaced by a rename is watched no more
+        try:
+            if stamp.same_time(os.stat(stamp.path)):
+                return  # our own save, or nothing that changed the file
+        except OSError:
+            pass
+        run_in_background(  # hashing 36 MB is no work for the UI thread
+            lambda: read_stamp(stamp.path),
+            lambda now, _failure: self._disk_news(stamp, now),
+            owner=self,
+        )
+
+    def _disk_news(self, stamp: DiskStamp, now: DiskStamp | None) -> None:
+        if self._disk is not stamp:
+            return  # opened or saved since: that stamp is the news
+        if now is not None and now.sha256 == stamp.sha256:
+            self._disk = now  # touched, not changed
+            return
+        version = now.sha256 if now is not None else "removed"
+        if version == self._foreign:
+            return  # already said
+        self._foreign = version
+        name = stamp.path.name
+        if now is None:
+            self._status(f"{name} was removed from disk; saving writes it again")
+        else:
+            self._status(
+                f"{name} changed on disk: another program or window saved it. "
+                "Saving asks first (reload, save as or overwrite)"
+            )
+
     def restore_backup(self) -> bool:
         """Open a kept version of this pack in its place (unsaved until the author saves)."""
         pack = self.pack
@@ -385,6 +479,13 @@ class PackFiles(QObject):
             return str(pack.path.parent)
         recent = [p for p in self._settings.recent_packs if not is_installation_folder(Path(p))]
         return str(Path(recent[0]).parent) if recent else str(documents_folder())
+
+
+def stamp_work(request: tuple[Path, str | bool], _token: CancelToken) -> DiskStamp | None:
+    """The stamp of a data pack's file before it is opened (``None`` for a ``pack.py``)."""
+    path, trust = request
+    file = None if trust else data_file(path)
+    return read_stamp(file) if file is not None else None
 
 
 def adopt_still(replace: Callable[[], None]) -> None:

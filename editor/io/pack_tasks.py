@@ -29,6 +29,7 @@ from typing import Any
 import engine
 from editor.documents.pack import PackPlan, read_pack_plan
 from editor.io.backups import BackupStore
+from editor.io.disk import DiskStamp, check_unchanged, written_stamp
 from editor.io.pack_io import (
     PACK_FILE,
     RepairImpossibleError,
@@ -57,6 +58,8 @@ class OpenRequest:
     #: The key the Problems panel's validator will give the first level (its keys are
     #: consecutive): with it, opening also makes the panel's first list of problems.
     first_key: int | None = None
+    #: Work the lints of all the levels may spend replaying intended solutions, together.
+    lint_budget: int = engine.LINT_WORK_BUDGET
 
 
 @dataclass(slots=True)
@@ -104,9 +107,10 @@ def open_work(request: OpenRequest, token: CancelToken) -> Opened:
     nouns = engine.declared_nouns(doc)
     progress.begin("Checking levels", len(levels))
     reports: list[engine.LevelReport] = []
+    work = engine.lint_work(request.lint_budget)  # one total for the whole open
     for level in levels:
         with collector_paused():  # its temporaries die young (background.py)
-            reports.append(engine.report_level(level, nouns=nouns))
+            reports.append(engine.report_level(level, nouns=nouns, work=work))
         progress.step()
         yield_to_ui()
         if token.cancelled():
@@ -223,13 +227,17 @@ class WriteRequest:
     backups: BackupStore | None
     keep: int
     progress: Progress
+    #: The file as the editor opened or last saved it: written only while it still is.
+    expected: DiskStamp | None = None
 
 
-def write_work(request: WriteRequest, _token: CancelToken) -> None:
-    """Encode, keep a backup, replace atomically (``pack_io.save_pack``'s order).
+def write_work(request: WriteRequest, _token: CancelToken) -> DiskStamp | None:
+    """Encode, check the file is as expected, keep a backup, replace atomically
+    (``pack_io.save_pack``'s order); the stamp of what was written.
 
     Raises:
         ValueError, TypeError: what no JSON file can hold; nothing was written.
+        ChangedOnDiskError: the file is no longer ``request.expected``; nothing was written.
         OSError: the file could not be written; the old one is untouched.
     """
     levels = request.data.get("levels")
@@ -244,10 +252,13 @@ def write_work(request: WriteRequest, _token: CancelToken) -> None:
             pieces.append(piece.encode("utf-8"))
         request.progress.step()
         yield_to_ui()
+    if request.expected is not None:  # as late as can be: just before anything is written
+        check_unchanged(request.expected)
     if request.backups is not None:
         request.backups.keep(request.target, request.keep)
     engine.write_atomic(request.target, pieces)
     release_levels(levels)
+    return written_stamp(request.target, pieces)
 
 
 #: How many level documents are freed between two turns given to the UI thread.

@@ -6,11 +6,15 @@ burst of edits: 2 s after the last edit, and never more than 30 s after the
 first unsaved one, so at most about 30 s of work is ever at risk. The pack's
 own file is only ever written by an explicit save.
 
-A recovery file belongs to one running editor (its process id is in the name);
-a clean exit, a save, or undoing back to the saved state removes it. After a
-crash the file stays behind with a dead owner: :meth:`RecoveryStore.orphans`
-finds it on the next start, and the editor offers to restore it, compare it with
-the file on disk, or discard it.
+A recovery file belongs to one running editor, which holds an operating-system
+lock on ``<owner>.lock`` beside it for as long as it runs (``<owner>`` starts the
+recovery file's name); a clean exit, a save, or undoing back to the saved state
+removes the file. After a crash the lock is gone with the process that held it,
+whatever happens to its process id: :meth:`RecoveryStore.orphans` finds every file
+whose owner's lock is free (or missing) on the next start, and the editor offers to
+restore it, compare it with the file on disk, or discard it. A process id was the
+owner once: where ids repeat (containers, Flatpak, where the editor is PID 1 each
+time) or an unrelated process took the old id, the work was never offered.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -70,15 +76,58 @@ class Recovered:
         return f"{self.title} ({where}): {self.levels} levels, last written {when}"
 
 
+class OwnerLock:
+    """An operating-system lock on ``<folder>/<token>.lock``, held while this object lives.
+
+    ``flock`` on POSIX and ``msvcrt.locking`` on Windows: both are released by the
+    operating system when the process ends, however it ends (SIGKILL, a power cut
+    does not matter: the lock is in memory), and a spawned child (the solver's
+    worker) does not inherit the descriptor. The token is random and never all
+    digits, so it is never read as the process id of an older editor's file.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.token = "e" + uuid.uuid4().hex[:15]
+        self.path = folder / f"{self.token}.lock"
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if not _try_lock(fd):  # a fresh random name: only a broken file system says no
+            os.close(fd)
+            raise OSError(f"cannot lock {self.path}")
+        self._release = weakref.finalize(self, _unlock, fd, self.path)
+
+    def release(self) -> None:
+        """Give the lock up and remove its file (a clean exit)."""
+        self._release()
+
+
 class RecoveryStore:
     """Recovery files, one per running editor window and pack."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._owner: OwnerLock | None = None  # taken with the first recovery file
+
+    @property
+    def owner(self) -> str | None:
+        """The token this store's recovery files start with (``None``: none made yet)."""
+        return self._owner.token if self._owner is not None else None
 
     def new_file(self) -> Path:
-        """A recovery file name owned by this process."""
-        return self.folder / f"{os.getpid()}-{uuid.uuid4().hex[:12]}.json"
+        """A recovery file name owned by this store, whose lock it now holds.
+
+        Raises:
+            OSError: the folder cannot be made or the lock cannot be taken.
+        """
+        if self._owner is None:
+            self._owner = OwnerLock(self.folder)
+        return self.folder / f"{self._owner.token}-{uuid.uuid4().hex[:12]}.json"
+
+    def close(self) -> None:
+        """Release the owner lock (a clean exit, after the recovery file was discarded)."""
+        if self._owner is not None:
+            self._owner.release()
+            self._owner = None
 
     def write(self, file: Path, pack: dict[str, Any], pack_path: Path | None) -> None:
         record = {
@@ -94,18 +143,38 @@ class RecoveryStore:
         file.unlink(missing_ok=True)
 
     def orphans(self) -> list[Recovered]:
-        """Recovery files whose editor is gone (crashed or killed), newest first."""
+        """Recovery files without a live owner (crashed or killed), newest first.
+
+        A file is left alone only while another editor holds its owner's lock; a
+        file whose lock is free or gone (an older editor's, named by process id) is
+        always offered. Lock files of dead owners with no file left are removed.
+        """
         if not self.folder.is_dir():
             return []
         found = []
+        owners: dict[str, bool] = {}  # token -> alive
         for file in self.folder.glob("*.json"):
             owner = file.stem.split("-", 1)[0]
-            if owner.isdigit() and _alive(int(owner)):
+            if owner == self.owner:
+                continue  # this store's own
+            if owner not in owners:
+                owners[owner] = _owner_alive(self.folder, owner)
+            if owners[owner]:
                 continue  # another editor is running and owns it
             recovered = _read(file)
             if recovered is not None:
                 found.append(recovered)
+        self._forget_dead_locks(owners)
         return sorted(found, key=lambda r: r.saved_at, reverse=True)
+
+    def _forget_dead_locks(self, files_of: dict[str, bool]) -> None:
+        """Remove the lock files of owners that are gone and left no recovery file."""
+        for lock in self.folder.glob("*.lock"):
+            token = lock.stem
+            if token == self.owner or token in files_of or _owner_alive(self.folder, token):
+                continue
+            with contextlib.suppress(OSError):
+                lock.unlink()
 
 
 def compact_json(record: dict[str, Any]) -> str:
@@ -228,7 +297,11 @@ class Autosaver(QObject):
             self.discard()
             return
         if self._file is None:
-            self._file = self._store.new_file()
+            try:
+                self._file = self._store.new_file()
+            except OSError as exc:  # no folder, no lock: the author is told, never stopped
+                self._report(f"Could not write the recovery file: {exc}")
+                return
         if background:
             data = pack.shell_data()
             self._collecting = _Collecting(pack, data, [], self._file, self._generation)
@@ -330,18 +403,42 @@ class Autosaver(QObject):
         self._timer.start(min(self._quiet_ms, remaining))
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
+def _try_lock(fd: int) -> bool:
+    """Take the lock of ``fd`` without waiting; False when another holder has it."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: alive
-        return True
-    except OSError:
+        if sys.platform == "win32":
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # BlockingIOError on POSIX, PermissionError on Windows: it is held
         return False
     return True
+
+
+def _unlock(fd: int, path: Path) -> None:
+    """Remove the lock file while holding it, then let go (closing releases the lock)."""
+    with contextlib.suppress(OSError):
+        path.unlink()
+    with contextlib.suppress(OSError):
+        os.close(fd)
+
+
+def _owner_alive(folder: Path, token: str) -> bool:
+    """Whether an editor holds the lock of ``token`` now (a missing lock: no owner)."""
+    try:
+        fd = os.open(folder / f"{token}.lock", os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    except OSError:  # not ours to open (another user's): leave its files alone
+        return True
+    try:
+        return not _try_lock(fd)  # taken here: nobody held it (closing gives it back)
+    finally:
+        os.close(fd)
 
 
 def _read(file: Path) -> Recovered | None:

@@ -131,6 +131,9 @@ class PackValidator(QObject):
         self._seeded: tuple[list[LevelDocument], tuple[KeptLevel | None, ...]] | None = None
         #: How far the running check is (a save waiting for it shows this).
         self.progress = Progress()
+        #: Work each re-read level's lint may spend replaying its intended solution
+        #: (the window sets it from ``EditorSettings.lint_budget``).
+        self.lint_budget = engine.LINT_WORK_BUDGET
         self.result: ValidationResult | None = None
         self.last_failure: TaskFailure | None = None
         self._runner: TaskRunner[Snapshot, ValidationResult] = TaskRunner(self)
@@ -405,6 +408,7 @@ class PackValidator(QObject):
             job.full,
             earlier,
             self.progress,
+            lint_budget=self.lint_budget,
         )
         self._runner.submit(check, snapshot)
 

@@ -119,6 +119,7 @@ class Snapshot:
     full: bool = False
     earlier: Reuse | None = None  # what the check shown now left, reused where unchanged
     progress: Progress | None = None  # how many of ``docs`` are re-read (a save waiting shows it)
+    lint_budget: int = engine.LINT_WORK_BUDGET  # work each re-read level's lint may spend
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +168,8 @@ def check(snapshot: Snapshot, token: CancelToken, *, freeze: bool = True) -> Val
             if given is None:
                 raise ValueError(f"level {key} has neither a document nor a report to use")
             with collector_paused():  # its temporaries die young (background.py)
-                report = engine.report_level(given.doc, nouns=nouns)
+                work = engine.lint_work(snapshot.lint_budget)  # the level's own
+                report = engine.report_level(given.doc, nouns=nouns, work=work)
                 entry = fresh[key] = kept_level(given, report)
             progress.step()
             yield_to_ui()

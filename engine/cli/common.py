@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from dataclasses import dataclass, field
@@ -13,6 +14,19 @@ from engine.packs.load import load_pack, read_pack_document
 from engine.packs.validate import load_level
 
 _LEVEL_POINTER = re.compile(r"^/levels/(\d+)(?:/|$)")
+
+
+def work_units(text: str) -> int:
+    """A ``--budget`` value: a positive number of work units (``2000000``, ``2_000_000``, ``2e6``)."""
+    try:
+        value = float(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = 0.0
+    if not 1 <= value <= 1e15:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a number of work units (a whole number, 1 or more)"
+        )
+    return int(value)
 
 
 def open_pack(path: str, *, trust: bool = False) -> Pack:

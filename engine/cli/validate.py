@@ -9,6 +9,8 @@ is valid, 1 otherwise.
 codes), through :func:`engine.lint.check_pack`, the check the editor's Problems
 panel runs: a warning line starts with ``warning:``, and each JSON record gains a
 ``severity`` (``"error"`` or ``"warning"``). Warnings alone never fail the run.
+``--budget`` sets the work the lint may spend replaying intended solutions
+(engine.play.work); past it, one ``solution-unchecked`` warning says where.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.cli.common import work_units
 from engine.errors import Problem, ValidationError
+from engine.limits import LINT_WORK_BUDGET
 from engine.lint import check_pack
 from engine.packs.load import load_pack, read_pack_document
 
@@ -36,6 +40,14 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--trust", action="store_true", help="run the pack.py of these folders (you trust them)"
     )
+    parser.add_argument(
+        "--budget",
+        type=work_units,
+        default=LINT_WORK_BUDGET,
+        metavar="UNITS",
+        help="units of work the lint may spend replaying each pack's intended solutions "
+        f"(default {LINT_WORK_BUDGET:,}; see docs/validation.md, 'Work budgets')",
+    )
     parser.set_defaults(run=run)
 
 
@@ -44,8 +56,10 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
-def checked(path: str, *, trust: bool, lint: bool) -> tuple[list[Problem], list[Problem]]:
-    """The errors and (with ``lint``) the warnings of one pack path."""
+def checked(
+    path: str, *, trust: bool, lint: bool, budget: int = LINT_WORK_BUDGET
+) -> tuple[list[Problem], list[Problem]]:
+    """The errors and (with ``lint``) the warnings of one pack path (``budget``: the lint's work)."""
     if not lint:
         try:
             load_pack(path, trust=trust)
@@ -56,7 +70,7 @@ def checked(path: str, *, trust: bool, lint: bool) -> tuple[list[Problem], list[
         doc, name = read_pack_document(Path(path), trust=trust)
     except ValidationError as exc:
         return list(exc.errors), []
-    report = check_pack(doc, name=name)
+    report = check_pack(doc, name=name, lint_budget=budget)
     return list(report.errors), list(report.warnings)
 
 
@@ -64,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     records: list[tuple[Problem, str]] = []
     failed = warned = 0
     for path in args.paths:
-        errors, warnings = checked(path, trust=args.trust, lint=args.lint)
+        errors, warnings = checked(path, trust=args.trust, lint=args.lint, budget=args.budget)
         records += [(p, "error") for p in errors] + [(p, "warning") for p in warnings]
         failed += bool(errors)
         warned += len(warnings)

@@ -7,6 +7,7 @@ level uses). docs/validation.md lists every code. The editor's Problems panel an
 the same problems with the same codes and pointers.
 """
 
+from engine.lint.level import lint_work
 from engine.lint.report import (
     LINT_CODES,
     LevelReport,
@@ -26,5 +27,6 @@ __all__ = [
     "check_pack",
     "check_pack_sizes",
     "declared_nouns",
+    "lint_work",
     "report_level",
 ]

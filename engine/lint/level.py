@@ -16,9 +16,11 @@ from collections.abc import Iterator
 
 from engine.context import LevelContext
 from engine.errors import Problem, pointer
+from engine.limits import LINT_WORK_BUDGET
 from engine.model import Level, ObjectEntity, WordEntity
 from engine.play.game import Game
-from engine.play.replay import check_solution, replay
+from engine.play.replay import check_solution, parse_moves
+from engine.play.work import WorkBudget, WorkBudgetError, budgeted
 from engine.tokens import FRAIL, IS, WIN, YOU
 
 #: The codes of the per-level lints, in the order docs/validation.md lists them.
@@ -31,14 +33,36 @@ LEVEL_LINT_CODES = (
     "automaton-never-active",
     "solution-fails",
     "solution-wins-early",
+    "solution-unchecked",
 )
 
 
-def level_lints(level: Level) -> list[Problem]:
-    """Every lint warning of one valid level (pointers relative to the level)."""
+#: How the lint's work budget is raised, said in its warning.
+RAISE_LINT_BUDGET = (
+    "raise it with --budget (rulegrid validate --lint) or the editor's work/lint_budget setting"
+)
+
+
+def lint_work(limit: int = LINT_WORK_BUDGET) -> WorkBudget:
+    """The work budget of replaying intended solutions: one level's, or one check's of a pack.
+
+    A check of a whole pack passes one to each of its levels (:func:`level_lints`),
+    so together they stay within ``limit``; an editor re-checking one level gives it
+    its own.
+    """
+    return WorkBudget.of(limit, "the lint budget", RAISE_LINT_BUDGET)
+
+
+def level_lints(level: Level, *, work: WorkBudget | None = None) -> list[Problem]:
+    """Every lint warning of one valid level (pointers relative to the level).
+
+    The intended solution is replayed under ``work`` (default: a budget of this
+    level's own, :func:`lint_work`). Past it, one ``solution-unchecked`` warning
+    says so; once a shared budget is spent, later levels' solutions are not replayed.
+    """
     if not level.entities:
         return [Problem("", "empty-level", "the level is empty")]
-    return [*_start_lints(level), *_word_lints(level), *_solution_lints(level)]
+    return [*_start_lints(level), *_word_lints(level), *_solution_lints(level, work or lint_work())]
 
 
 def _start_lints(level: Level) -> Iterator[Problem]:
@@ -101,12 +125,22 @@ def _word_lints(level: Level) -> Iterator[Problem]:
             )
 
 
-def _solution_lints(level: Level) -> Iterator[Problem]:
-    """The intended solution, replayed with :func:`engine.check_solution`'s wording."""
+def _solution_lints(level: Level, work: WorkBudget) -> Iterator[Problem]:
+    """The intended solution, replayed with :func:`engine.check_solution`'s wording, under ``work``."""
     moves = level.solution
-    if not moves:
+    if not moves or work.units > work.limit:  # a shared budget already spent: no replay
         return
-    check = check_solution(level, moves)
+    try:
+        with budgeted(work):
+            check = check_solution(level, moves)
+            won = not check.wins and check.failed_at is not None and _won_playing_on(level, moves)
+    except WorkBudgetError as exc:
+        yield Problem(
+            "/solution",
+            "solution-unchecked",
+            f"the intended solution was not replayed to its end: it {exc}",
+        )
+        return
     if check.reason == "won-early":
         yield Problem(
             "/solution",
@@ -115,8 +149,7 @@ def _solution_lints(level: Level) -> Iterator[Problem]:
         )
     elif not check.wins:
         message = check.message
-        if check.failed_at is not None:  # play on, as a player would, to say where it ends
-            won = any(event.won for event in replay(level, moves))
+        if check.failed_at is not None:  # played on, as a player would, to say where it ends
             total = len(moves)
             message += (
                 f"; the level is still won after {total} moves"
@@ -126,6 +159,23 @@ def _solution_lints(level: Level) -> Iterator[Problem]:
         yield Problem(
             "/solution", "solution-fails", f"the intended solution no longer wins: {message}"
         )
+
+
+def _won_playing_on(level: Level, moves: str) -> bool:
+    """Whether the moves win at some point when a rejected move is simply skipped.
+
+    Each event is looked at and dropped: a thousand moves of a crowded board once
+    kept 2.4 GB of them.
+    """
+    game = Game(level)
+    for number, direction in enumerate(parse_moves(moves), start=1):
+        try:
+            event = game.step(direction)
+        except WorkBudgetError as exc:
+            raise exc.at_move(number) from None
+        if event.won:
+            return True
+    return False
 
 
 def board_digest(level: Level) -> str:

@@ -21,7 +21,8 @@ from operator import itemgetter
 from typing import Any
 
 from engine.errors import Problem, pointer
-from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints
+from engine.limits import LINT_WORK_BUDGET
+from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints, lint_work
 from engine.packs.explain import path_key
 from engine.packs.parts import (
     LevelCheck,
@@ -32,6 +33,7 @@ from engine.packs.parts import (
     rules_read_until,
 )
 from engine.packs.validate import build_pack, pack_levels, pack_name, pack_size_problems
+from engine.play.work import WorkBudget
 
 #: Every lint code: a problem with one of these codes is a warning, any other an error.
 LINT_CODES = frozenset((*LEVEL_LINT_CODES, "unused-noun", "duplicate-board"))
@@ -112,12 +114,15 @@ def report_level(
     nouns: frozenset[str] | None,
     lint: bool = True,
     budget: PackBudget | None = None,
+    work: WorkBudget | None = None,
 ) -> LevelReport:
     """Check one level of a pack whose vocabulary is ``nouns`` (:func:`declared_nouns`).
 
     Lints run on a level whose only errors are nouns missing from the pack (the
     level itself plays); a level with any other error gets none. ``budget`` bounds
-    one pass over all the levels of a pack (as :func:`engine.load_pack` does).
+    one pass over all the levels of a pack (as :func:`engine.load_pack` does), and
+    ``work`` (:func:`~engine.lint.level.lint_work`) the replays of intended
+    solutions in it: pass one to every level of the pass (default: this level's own).
     """
     check = check_pack_level(doc, nouns, budget=budget)
     warnings: tuple[Problem, ...] = ()
@@ -125,7 +130,7 @@ def report_level(
     level = check.level
     reading = budget is None or budget.reading  # a pack's total ran out: nothing is played
     if lint and reading and level is not None and check.plays:
-        warnings = tuple(level_lints(level))
+        warnings = tuple(level_lints(level, work=work))
         board = board_digest(level) if level.entities else None
     return LevelReport(replace(check, level=None), warnings, nouns, _nouns_used(doc), board)
 
@@ -148,6 +153,7 @@ def check_pack(
     lint: bool = True,
     levels: Sequence[LevelReport] | None = None,
     reuse: PackReport | None = None,
+    lint_budget: int = LINT_WORK_BUDGET,
 ) -> PackReport:
     """Every error and (with ``lint``) every warning of a pack document.
 
@@ -157,6 +163,8 @@ def check_pack(
     nouns. ``reuse``, the report of an earlier check of the same pack, lends its
     levels' located warnings (:attr:`PackReport.placed`) to the levels whose report,
     place and pack name are unchanged; the answer is the same without it.
+    ``lint_budget`` is the work (engine.play.work) the lints of the levels read here
+    may spend replaying intended solutions, together.
 
     Raises:
         ValueError: a report was checked against other nouns than the pack declares.
@@ -169,8 +177,9 @@ def check_pack(
     shell = check_pack_shell(doc)
     if levels is None:
         budget = PackBudget(shell)  # one pass over the levels, bounded as load_pack's
+        work = lint_work(lint_budget)  # and one total of replayed solutions
         levels = [
-            report_level(level, nouns=shell.nouns, lint=lint, budget=budget)
+            report_level(level, nouns=shell.nouns, lint=lint, budget=budget, work=work)
             for level in pack_levels(doc)
         ]
     stale = _first_stale(levels, shell.nouns)

@@ -11,12 +11,13 @@ that, or after a failure.
 author's own disk; without trust it is refused and never imported, even when the
 folder also holds a ``pack.json`` (the module is what the author maintains). It is
 compiled from its text rather than imported, so no ``__pycache__`` is written into
-the pack folder and nothing lands in ``sys.modules``.
+the pack folder and nothing lands in ``sys.modules``. Trust pinned to a digest
+covers every Python file of the folder, and the folder's modules that ``pack.py``
+imports run the very bytes that were checked (:mod:`engine.packs.trusted`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,6 +27,7 @@ from engine.errors import ValidationError
 from engine.limits import MAX_PACK_BYTES
 from engine.model import Pack
 from engine.packs.jsontext import parse_json_text
+from engine.packs.trusted import folder_digest, pinned_imports, read_python_files
 from engine.packs.validate import pack_name, pack_problems
 
 PACK_FILE = "pack.json"
@@ -38,8 +40,9 @@ def load_pack(source: str | Path | Mapping[str, Any], *, trust: bool | str = Fal
     Args:
         source: a ``.json`` pack file, a pack folder, or a pack document.
         trust: allow a folder's ``pack.py`` to run (the author trusts this folder);
-            a SHA-256 (:func:`module_digest`) allows only a ``pack.py`` with exactly
-            that content, so trust given to one version never runs another.
+            a SHA-256 (:func:`module_digest`) allows it only while the folder's
+            Python files (``pack.py`` and every ``.py`` beside or below it) have
+            exactly that content, so trust given to one version never runs another.
 
     Raises:
         ValidationError: problems located as ``PACK/levels/N/... (level "id")``.
@@ -152,44 +155,56 @@ def _amount(size: int) -> str:
 
 
 def module_digest(folder: str | Path) -> str | None:
-    """The SHA-256 (hex) of a pack folder's ``pack.py``, or ``None`` when it has none.
+    """The trust digest (SHA-256, hex) of a pack folder's Python files, or ``None``
+    when it has no ``pack.py``.
 
-    What an author trusts is this content: pass it as ``trust=`` and the module
-    runs only while it still has exactly these bytes.
+    It covers ``pack.py`` and every other ``.py`` file in the folder and below it
+    (:func:`engine.packs.trusted.folder_digest`; ``pack.py`` alone: its own
+    SHA-256). What an author trusts is this content: pass it as ``trust=`` and the
+    folder runs only while its Python files still have exactly these bytes.
 
     Raises:
-        ValidationError: the module cannot be read, or is larger than a pack file.
+        ValidationError: a file cannot be read, or the folder holds too many or too
+            large Python files.
     """
-    module = Path(folder) / PACK_MODULE
-    if not module.is_file():
+    folder = Path(folder)
+    if not (folder / PACK_MODULE).is_file():
         return None
-    name = Path(folder).name or str(folder)
-    return hashlib.sha256(read_bounded(module, MAX_PACK_BYTES, name)).hexdigest()
+    name = folder.name or str(folder)
+    return folder_digest(read_python_files(folder, name))
 
 
 def _run_module(module: Path, name: str, trust: bool | str) -> Any:
     """Run ``module``'s ``build()``; with a digest as ``trust``, only that exact content.
 
-    The bytes are read once: the digest is checked on the very bytes that run.
+    The folder's Python files are read once: the digest is checked on the very
+    bytes that run, and ``pack.py``'s imports of the folder's modules get them.
     """
-    source = read_bounded(module, MAX_PACK_BYTES, name)
-    if isinstance(trust, str) and hashlib.sha256(source).hexdigest() != trust:
+    files = read_python_files(module.parent, name)
+    source = files.get(PACK_MODULE)
+    if source is None:  # gone since the folder was looked at
+        raise ValidationError.single(
+            "", "unreadable", f"cannot read {module}: it does not exist", pack=name
+        )
+    if isinstance(trust, str) and folder_digest(files) != trust:
         raise ValidationError.single(
             "",
             "untrusted-module",
-            f"{module} changed since it was trusted; it runs only once you trust it again",
+            f"{module} or a Python file beside it changed since it was trusted; "
+            "it runs only once you trust it again",
             pack=name,
         )
     filename = str(module)
     namespace: dict[str, Any] = {"__name__": f"rulegrid_pack_{name}", "__file__": filename}
     try:
-        exec(compile(source, filename, "exec"), namespace)
-        build = namespace.get("build")
-        if not callable(build):
-            raise ValidationError.single(
-                "", "module-error", f"{module.name} has no build() function", pack=name
-            )
-        result = build()
+        with pinned_imports(module.parent, files):  # build() may import lazily too
+            exec(compile(source, filename, "exec"), namespace)
+            build = namespace.get("build")
+            if not callable(build):
+                raise ValidationError.single(
+                    "", "module-error", f"{module.name} has no build() function", pack=name
+                )
+            result = build()
     except ValidationError:
         raise
     except (Exception, SystemExit) as exc:  # the author's code failed: report it, no traceback
@@ -208,6 +223,17 @@ def _failure(exc: BaseException, module: Path) -> str:
     """``pack.py (line 7) raised KeyError: 'x'``: the author's line, not the engine's."""
     if isinstance(exc, SyntaxError) and exc.filename == str(module):
         return f"{module.name} (line {exc.lineno}) has a syntax error: {exc.msg}"
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(module)]
-    where = f" (line {frames[-1].lineno})" if frames else ""
-    return f"{module.name}{where} raised {type(exc).__name__}: {exc}"
+    folder = module.parent.resolve()
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if _within(f.filename, folder)]
+    if not frames:
+        return f"{module.name} raised {type(exc).__name__}: {exc}"
+    last = frames[-1]  # the author's line: in pack.py or a module of the folder
+    label = Path(last.filename).resolve().relative_to(folder).as_posix()
+    return f"{label} (line {last.lineno}) raised {type(exc).__name__}: {exc}"
+
+
+def _within(filename: str, folder: Path) -> bool:
+    try:
+        return Path(filename).resolve().is_relative_to(folder)
+    except (OSError, ValueError):
+        return False

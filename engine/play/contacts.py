@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from engine.play.board import Board, Signature
 from engine.play.events import Json
+from engine.play.work import CELL_UNITS, spend
 from engine.rules import RuleTable
 from engine.tokens import DEFEAT, SINK, WIN, YOU
 
@@ -61,11 +62,17 @@ def contacts(
     thousands of objects settles in the time its few contact cells take. With
     ``changed``, only those cells are visited: the caller knows every other cell
     was quiet under a table of the same
-    :func:`contact_signature`.
+    :func:`contact_signature`. The cells and occupants looked at are charged to the
+    open work budgets (engine.play.work) once the phase is done: never more than
+    the board holds.
     """
+    looked = 0
 
     def occupants(cell: Cell) -> list[Occupant]:
-        return [(i, board.kind[i], board.name[i]) for i in board.at(cell)]
+        nonlocal looked
+        here = board.at(cell)
+        looked += CELL_UNITS + len(here)
+        return [(i, board.kind[i], board.name[i]) for i in here]
 
     def cells_with(*props: str) -> list[Cell]:
         if changed is not None:
@@ -82,6 +89,7 @@ def contacts(
         sunk += gone_sunk
         defeated += gone_defeated
     won = any(cell_won(occupants(c), table) for c in cells_with(YOU))
+    spend(looked)
     return sunk + defeated, won
 
 

@@ -36,21 +36,29 @@ class TurnEvent:
     won: bool = False
     moves: int = 0
 
-    def to_dict(self) -> Json:
-        return {
+    def to_dict(self, *, fresh: bool = True) -> Json:
+        """The record as a JSON-ready dict.
+
+        ``fresh=False`` shares this event's lists instead of copying them: for a
+        caller that reads the record at once and drops it (hashing it, printing
+        it), where a deep copy of every entry would cost more than the turn did.
+        Such a dict must never be kept or changed.
+        """
+        record = {
             "kind": self.kind,
             "accepted": self.accepted,
             "direction": self.direction,
-            "moved": copy.deepcopy(self.moved),
-            "blocked": copy.deepcopy(self.blocked),
-            "rulesAdded": copy.deepcopy(self.rules_added),
-            "rulesRemoved": copy.deepcopy(self.rules_removed),
-            "transformed": copy.deepcopy(self.transformed),
-            "destroyed": copy.deepcopy(self.destroyed),
-            "crumbled": copy.deepcopy(self.crumbled),
-            "automated": copy.deepcopy(self.automated),
-            "automata": copy.deepcopy(self.automata),
+            "moved": self.moved,
+            "blocked": self.blocked,
+            "rulesAdded": self.rules_added,
+            "rulesRemoved": self.rules_removed,
+            "transformed": self.transformed,
+            "destroyed": self.destroyed,
+            "crumbled": self.crumbled,
+            "automated": self.automated,
+            "automata": self.automata,
             "controlLost": self.control_lost,
             "won": self.won,
             "moves": self.moves,
         }
+        return copy.deepcopy(record) if fresh else record

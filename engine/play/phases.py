@@ -34,6 +34,7 @@ from engine.model import Automaton, MoveStep
 from engine.play.board import Board, Direction
 from engine.play.contacts import Occupant, cell_contacts, cell_won, contacts
 from engine.play.events import Json
+from engine.play.work import MOVE_UNITS, open_budgets, spend, spend_on
 from engine.rules import Rule, RuleTable, parse_counted, parse_rules
 from engine.tokens import FRAIL, PUSH, STOP, YOU
 
@@ -91,6 +92,7 @@ def read_rules(ctx: LevelContext, words: list[tuple[int, str, int, int]]) -> tup
 def read_board(ctx: LevelContext, board: Board) -> tuple[Rule, ...]:
     """The rules of ``board``'s words; the board keeps what the reading cost (:attr:`Board.units`)."""
     rules, board.units = parse_counted(board.words(), ctx.vocabulary)
+    spend(board.units)
     return rules
 
 
@@ -186,13 +188,19 @@ def automaton_movement(
     """Phase 3: one beat of each automaton, in authored order; (new phases, words moved).
 
     Carriers are chosen once, from the rules after the player phase; an automaton
-    without a carrier pauses.
+    without a carrier pauses. Each automaton's carriers are charged to the open work
+    budgets as they are found, before any of them moves (automata times carriers is
+    what makes a turn costly: :mod:`engine.play.work`).
     """
     ctx, board = turn.ctx, turn.board
-    carriers = [
-        board.objects_of(n for n in table.nouns_with(a.property) if a.subject in (None, n))
-        for a in ctx.automata
-    ]
+    budgets = open_budgets()
+    carriers: list[list[int]] = []
+    for a in ctx.automata:
+        carriers.append(
+            board.objects_of(n for n in table.nouns_with(a.property) if a.subject in (None, n))
+        )
+        if budgets:
+            spend_on(budgets, 1 + len(carriers[-1]))
     new_phases = list(phases)
     words_before = board.word_moves
     for index, (automaton, ids) in enumerate(zip(ctx.automata, carriers, strict=True)):
@@ -308,9 +316,12 @@ def move_group(
     Returns ``(id, from, to, blockerId, reason)`` per mover in resolution order;
     ``reason`` is ``None`` for a mover that moved. Every entity that moved is appended
     to ``moved``: the mover, then each pushed cell outward, ids ascending within a
-    cell; ``pushedBy`` names the lowest id of the cell behind.
+    cell; ``pushedBy`` names the lowest id of the cell behind. Each mover charges the
+    open work budgets for itself and every entity its push chain looked at, as soon as
+    it is resolved: many movers in front of a long chain cost movers times chain.
     """
     dx, dy = direction.dx, direction.dy
+    budgets = open_budgets()
 
     def is_push(i: int) -> bool:
         return board.kind[i] == "word" or table.has(board.name[i], PUSH)
@@ -326,11 +337,13 @@ def move_group(
         x, y = origin[0] + dx, origin[1] + dy
         blocker: int | None = None
         reason: str | None = None
+        looked = 1
         while True:
             if not ctx.in_bounds(x, y):
                 reason = "bounds"
                 break
             here = board.at((x, y))
+            looked += len(here)
             stops = [i for i in here if is_stop(i) and not is_push(i)]
             if stops:
                 blocker, reason = stops[0], "stop"
@@ -341,8 +354,12 @@ def move_group(
             chain.append(pushed)
             x, y = x + dx, y + dy
         if reason is not None:
+            if budgets:
+                spend_on(budgets, looked)
             outcomes.append((mover, None, None, blocker, reason))
             continue
+        if budgets:
+            spend_on(budgets, looked + MOVE_UNITS * sum(map(len, chain)))
         for depth, group in enumerate(chain):
             pusher = None if depth == 0 else chain[depth - 1][0]
             for i in group:
@@ -376,7 +393,9 @@ def transform(board: Board, table: RuleTable, done: set[int]) -> list[Json]:
     out: list[Json] = []
     if not table.transforms:
         return out
-    for i in board.objects_of(table.transforms):
+    linked = board.objects_of(table.transforms)
+    spend(len(linked))
+    for i in linked:
         if i in done:
             continue
         entry = transform_entry(i, board.name[i], table)

@@ -10,6 +10,7 @@ from engine.model import Level
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
 from engine.play.game import Game
+from engine.play.work import WorkBudgetError
 
 _LETTERS = {d.letter: d for d in Direction}
 
@@ -72,6 +73,7 @@ def check_solution(level: Level | Mapping[str, Any] | str, moves: str) -> Soluti
 
     Raises:
         ValueError: ``moves`` is not a ``UDLR`` string.
+        WorkBudgetError: an open work budget (engine.play.work) ran out; it names the move.
     """
     directions = parse_moves(moves)
     game = Game(level)
@@ -86,7 +88,10 @@ def check_solution(level: Level | Mapping[str, Any] | str, moves: str) -> Soluti
                 None,
                 f"the level is won after {number - 1} of {total} moves",
             )
-        event = game.step(direction)
+        try:
+            event = game.step(direction)
+        except WorkBudgetError as exc:  # an open work budget ran out: say at which move
+            raise exc.at_move(number) from None
         if not event.accepted:
             letter = direction.letter
             if event.control_lost:

@@ -45,6 +45,7 @@ from engine.play.phases import (
     transform,
     transform_entry,
 )
+from engine.play.work import spend, turn_begins
 from engine.rules import RuleTable, charge, parse_counted
 from engine.tokens import YOU, Vocabulary
 
@@ -109,6 +110,7 @@ def _resolve(
     start_table = board.table
     assert start_table is not None
     assert board.rules is frame.rules
+    turn_begins()  # the open work budgets count this turn from here (engine.play.work)
     board.mark()
     turn = TurnWork(ctx, board, direction)
     words_at_start = board.word_moves
@@ -120,6 +122,7 @@ def _resolve(
         if unread:
             assert board.units is not None
             charge(board.units)
+            spend(board.units)
         table = parse_and_transform(turn, start_table if unread else None)
         phases, words_moved = automaton_movement(turn, table, frame.phases)
         table = parse_and_transform(turn, None if words_moved else table)
@@ -190,8 +193,11 @@ def settle_board(
     Raises:
         RuleComplexityError: the board exceeds the parse budget.
     """
+    turn_begins()  # a settle counts as a turn of its own (engine.play.work)
     board = Board(pieces)
+    spend(len(pieces))
     rules, board.units = parse_counted(board.words(), vocabulary)
+    spend(board.units)
     table = RuleTable.build(rules, vocabulary)
     transformed = transform(board, table, set())
     # Transformations change objects, never words, so the second read is the first.
@@ -247,8 +253,13 @@ def automaton_records(
     objects: Iterable[tuple[int, str]],
     table: RuleTable,
 ) -> list[Json]:
-    """The entries of ``automata`` at ``phases`` for ``objects`` ((id, noun), ascending id)."""
+    """The entries of ``automata`` at ``phases`` for ``objects`` ((id, noun), ascending id).
+
+    Each automaton looks at every object: that product is charged to the open work
+    budgets before any entry is made (engine.play.work).
+    """
     objects = list(objects)
+    spend(len(automata) * len(objects))
     entries: list[Json] = []
     for automaton, phase in zip(automata, phases, strict=True):
         groups: dict[str, list[int]] = {}

@@ -10,6 +10,7 @@ re-run and compared, and the snapshot is restored exactly as
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,14 +20,15 @@ from pydantic import ValidationError as PydanticError
 from engine.colors import default_noun_color
 from engine.context import LevelContext
 from engine.errors import Problem, ProblemList, ValidationError, WorkLimitError, pointer
-from engine.limits import MAX_PROBLEMS, MAX_RECORD_FIELDS
+from engine.limits import MAX_PAYLOAD_WORK, MAX_PROBLEMS, MAX_RECORD_FIELDS
 from engine.model import Level, Pack
 from engine.packs.parts import document_id
 from engine.packs.validate import load_level, pack_name, pack_problems
 from engine.play.game import Game
 from engine.play.replay import parse_moves
+from engine.play.work import WorkBudget, WorkBudgetError, budgeted
 from engine.rules import Meter, metered
-from engine.share.codec import SHARE_NAME, digest
+from engine.share.codec import SHARE_NAME, canonical_json, digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +94,37 @@ def record_replay(level: Level, moves: str) -> ReplayRecord:
 
 
 def run_replay(level: Level, moves: str) -> tuple[str, str, bool]:
-    """The digests of the events and final state of ``moves``, and whether they win."""
+    """The digests of the events and final state of ``moves``, and whether they win.
+
+    The events are hashed as they come (the digest of their list, built a record at
+    a time), never kept: a long replay of a large board held gigabytes of them. The
+    turns are charged to the open work budgets (:func:`payload_budget`).
+
+    Raises:
+        WorkBudgetError: an open budget ran out; it names the move.
+    """
     game = Game(level)
-    events = [game.step(d).to_dict() for d in parse_moves(moves)]
+    events = hashlib.sha256(b"[")
+    number = 0
+    try:
+        for number, direction in enumerate(parse_moves(moves), start=1):
+            if number > 1:
+                events.update(b",")
+            events.update(canonical_json(game.step(direction).to_dict(fresh=False)))
+    except WorkBudgetError as exc:
+        raise exc.at_move(number) from None
+    events.update(b"]")
     state = game.state()
-    return digest(events), digest(state), state["won"] is True
+    return events.hexdigest(), digest(state), state["won"] is True
+
+
+def payload_budget() -> WorkBudget:
+    """The work a payload's replays may ask of the importer (and of the encoder)."""
+    return WorkBudget.of(
+        MAX_PAYLOAD_WORK,
+        "the budget of a payload's replays",
+        "a payload cannot ask for more: share the pack file instead",
+    )
 
 
 def validate_pack(doc: object, name: str | None = None) -> tuple[Pack | None, list[Problem]]:
@@ -200,9 +228,11 @@ def check_replays(
 ) -> tuple[list[ReplayCheck], list[Problem], list[Problem]]:
     """Re-run every replay record; their rule reading is charged to ``meter``.
 
-    When the meter runs out, the record that ran it out is refused with
+    Their turns are charged to one :func:`payload_budget` together. When the meter
+    or the budget runs out, the record that ran it out is refused with
     ``too-much-work`` and no later record is run.
     """
+    work = payload_budget()
     checks: list[ReplayCheck] = []
     problems = ProblemList(MAX_PROBLEMS)
     warnings: list[Problem] = []
@@ -240,10 +270,11 @@ def check_replays(
             )
             continue
         try:
-            with metered(meter):
+            with metered(meter), budgeted(work):
                 events, final, wins = run_replay(level, record.moves)
         except WorkLimitError as exc:
-            problems.add(_problem(where, "too-much-work", str(exc), level.id))
+            message = f"the replay {exc}" if isinstance(exc, WorkBudgetError) else str(exc)
+            problems.add(_problem(where, "too-much-work", message, level.id))
             break
         except Exception as exc:
             problems.add(_checker_failed(exc, where, SHARE_NAME, level.id))

@@ -64,14 +64,16 @@ def check_limits(document: Mapping[str, Any]) -> None:
     levels = _levels(document)
     if len(levels) > MAX_PAYLOAD_LEVELS:
         raise _over("levels", len(levels), MAX_PAYLOAD_LEVELS, "/pack/levels")
-    sizes: dict[str, int] = {}
+    sizes: dict[str, int] = {}  # level id -> what one move may cost, counted before playing
     total = 0
     for level in levels:
         count = _length(level.get("entities")) if isinstance(level, dict) else 0
         total += count
         level_id = level.get("id") if isinstance(level, dict) else None
         if isinstance(level_id, str):
-            sizes.setdefault(level_id, count)
+            # every automaton may move every entity, each beat: automata x carriers
+            automata = _length(level.get("automata")) if isinstance(level, dict) else 0
+            sizes.setdefault(level_id, max(count, 1) * (1 + automata))
     if total > MAX_PAYLOAD_ENTITIES:
         raise _over("entities", total, MAX_PAYLOAD_ENTITIES, "")
     replays = document.get("replays", [])
@@ -87,7 +89,9 @@ def check_limits(document: Mapping[str, Any]) -> None:
         if work > MAX_PAYLOAD_REPLAY_WORK:
             raise ShareError.at(
                 "too-much-work",
-                f"the replays need {work:,} entity-moves to check, more than {MAX_PAYLOAD_REPLAY_WORK:,}",
+                f"the replays need {work:,} entity-moves to check (automata move entities "
+                f"too), more than a payload's {MAX_PAYLOAD_REPLAY_WORK:,}; a payload cannot ask "
+                "for more: share the pack file instead",
                 "/replays",
             )
     snapshot = document.get("snapshot")

@@ -27,6 +27,7 @@ from engine.packs.load import load_pack
 from engine.packs.validate import load_level
 from engine.play.game import Game
 from engine.play.replay import parse_moves
+from engine.play.work import WorkBudgetError, budgeted
 from engine.rules import Meter
 from engine.share.checks import (
     ReplayCheck,
@@ -36,8 +37,10 @@ from engine.share.checks import (
     check_snapshot,
     default_color,
     nouns_of,
+    payload_budget,
     record_problems,
     record_replay,
+    run_replay,
     validate_level,
     validate_pack,
 )
@@ -130,15 +133,37 @@ def encode(
             level, content["snapshot"]
         )  # raises ValidationError when it does not fit
     if records:
-        recorded = [
-            (r if r.automata else replace(r, automata=automata_digest(by_id[r.level])))
-            if r.events
-            else record_replay(by_id[r.level], r.moves)
-            for r in records
-        ]
-        content["replays"] = [r.to_dict() for r in recorded]
+        content["replays"] = [r.to_dict() for r in _recorded(records, by_id)]
     document = seal(content)
     return to_text(document)
+
+
+def _recorded(records: list[ReplayRecord], by_id: Mapping[str, Level]) -> list[ReplayRecord]:
+    """Every record with its digests, each run under the budget an importer will run it under.
+
+    A record kept as recorded is run too (its digests kept): no author can hand out
+    a payload whose replays every importer refuses for their work.
+
+    Raises:
+        ShareError: the replays need more work than a payload may ask for.
+    """
+    out = []
+    with budgeted(payload_budget()):
+        for n, record in enumerate(records):
+            level = by_id[record.level]
+            try:
+                events, final, _ = run_replay(level, record.moves)
+            except WorkBudgetError as exc:
+                raise ShareError.at(
+                    "too-much-work", f"the replay of level {level.id!r} {exc}", f"/replays/{n}"
+                ) from None
+            digest = record.automata or automata_digest(level)
+            out.append(
+                replace(record, automata=digest)
+                if record.events
+                else ReplayRecord(level.id, record.moves, events, final, digest)
+            )
+    return out
 
 
 def _model_of(value: Pack | Level | Mapping[str, Any]) -> Pack | Level:

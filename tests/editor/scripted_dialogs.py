@@ -41,6 +41,8 @@ class ScriptedDialogs:
     export_path: Path | None = None
     picture: PictureOptions | None = None
     starts: list[str] = field(default_factory=list)  # where each file dialog started (or suggested)
+    changed_answer: str = "cancel"  # reload, save_as, overwrite or cancel
+    changed_asked: list[tuple[str, bool]] = field(default_factory=list)  # (file name, removed)
 
     def ask_unsaved_changes(self, parent: QWidget, pack_name: str) -> str:
         self.asked.append(("unsaved", pack_name))
@@ -110,6 +112,10 @@ class ScriptedDialogs:
 
     def error(self, parent: QWidget, title: str, text: str) -> None:
         self.errors.append(f"{title}: {text}")
+
+    def ask_changed_on_disk(self, parent: QWidget, file: Path, *, removed: bool) -> str:
+        self.changed_asked.append((file.name, removed))
+        return self.changed_answer
 
     def offer_recovery(
         self, parent: QWidget, descriptions: list[str], compare: Callable[[int], str]

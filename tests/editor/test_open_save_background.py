@@ -173,9 +173,11 @@ def test_ctrl_s_on_an_unchanged_pack_writes_it_without_checking_it_again(
     window = make_window(path)
     checked(qtbot, window)
     path.write_text("{}", encoding="utf-8")  # so the save is seen to write
+    dialogs.changed_answer = "overwrite"  # changed on disk (issue 39): the save asks first
     reads = counting(monkeypatch, "report_level")
     whole = counting(monkeypatch, "load_pack")
     QTest.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert dialogs.changed_asked == [("tutorial.json", False)]
     assert json.loads(path.read_text(encoding="utf-8")) == window.pack.to_data()
     assert (len(reads), len(whole)) == (0, 0)  # the panel's current check was used
     assert window.statusBar().currentMessage() == "Saved tutorial.json"

@@ -38,7 +38,9 @@ def test_an_edit_burst_is_written_to_a_recovery_file_and_saving_removes_it(
     record = json.loads(_recovery_files(settings.data_folder)[0].read_text(encoding="utf-8"))
     assert record["format"] == "rulegrid-recovery"
     assert record["pack"] == window.pack.to_data()
-    assert _recovery_files(settings.data_folder)[0].name.startswith(f"{os.getpid()}-")
+    owner = window.recovery.owner
+    assert _recovery_files(settings.data_folder)[0].name.startswith(f"{owner}-")
+    assert (settings.data_folder / "recovery" / f"{owner}.lock").is_file()  # held meanwhile
     dialogs.save_path = tmp_path / "mine.json"
     window.actions_by_id["actionSave"].trigger()
     assert _recovery_files(settings.data_folder) == []
@@ -128,7 +130,8 @@ def test_after_a_crash_the_next_start_offers_the_work_and_restores_it(
     assert window.pack.path == pack
     assert window.pack.is_dirty()
     assert window.isWindowModified()
-    assert all(f.name.startswith(f"{os.getpid()}-") for f in _recovery_files(settings.data_folder))
+    mine = window.recovery.owner
+    assert all(f.name.startswith(f"{mine}-") for f in _recovery_files(settings.data_folder))
 
 
 def test_recovered_work_can_be_discarded(make_window, settings, dialogs, qtbot) -> None:
@@ -353,3 +356,68 @@ def test_a_backup_copies_the_pack_a_piece_at_a_time(tmp_path, monkeypatch) -> No
     for copy in kept:
         with copy.open("rb") as handle:
             assert handle.read() == content
+
+
+# ------------------------------------------------ issue 39, B7: owned by a lock, not a PID
+
+
+def test_a_file_named_by_a_process_id_that_is_alive_again_is_offered(tmp_path) -> None:
+    """Where process ids repeat (a container, Flatpak: the editor is PID 1 each time) or
+    an unrelated process took the old id, a crashed editor's work was never offered."""
+    store = RecoveryStore(tmp_path)
+    mine_again = tmp_path / f"{os.getpid()}-0123456789ab.json"  # this very process's id
+    init = tmp_path / "1-ba9876543210.json"  # PID 1 is always alive
+    store.write(mine_again, {"id": "lost", "title": "Lost", "levels": []}, None)
+    store.write(init, {"id": "gone", "title": "Gone", "levels": []}, None)
+    assert sorted(r.file for r in store.orphans()) == sorted([mine_again, init])
+
+
+def test_another_window_holds_its_files_and_they_stay_its_own(tmp_path) -> None:
+    first, second = RecoveryStore(tmp_path), RecoveryStore(tmp_path)
+    file = first.new_file()
+    first.write(file, {"id": "p", "levels": []}, None)
+    assert second.orphans() == []
+    assert first.orphans() == []
+    first.close()  # a clean exit releases the lock and removes its file
+    assert not (tmp_path / f"{file.name.split('-')[0]}.lock").exists()
+    assert [r.file for r in second.orphans()] == [file]  # its file left behind: offered
+
+
+_HOLD = """
+import sys
+from pathlib import Path
+from editor.io.recovery import RecoveryStore
+store = RecoveryStore(Path(sys.argv[1]))
+file = store.new_file()
+store.write(file, {"id": "held", "title": "Held", "levels": []}, None)
+print(file.name, flush=True)
+sys.stdin.read()  # runs until killed
+"""
+
+
+def test_a_killed_editors_file_is_offered_and_its_lock_file_forgotten(tmp_path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        assert child.stdout is not None
+        name = child.stdout.readline().strip()
+        store = RecoveryStore(tmp_path)
+        assert name
+        assert store.orphans() == []
+    finally:
+        child.kill()  # SIGKILL: nothing of the child runs again
+        child.wait(timeout=60)
+    (offered,) = store.orphans()
+    assert offered.file == tmp_path / name
+    lock = tmp_path / f"{name.split('-')[0]}.lock"
+    assert lock.exists()  # its file is still to be offered: the lock file says whose
+    store.discard(offered.file)
+    assert store.orphans() == []
+    assert not lock.exists()

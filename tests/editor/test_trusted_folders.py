@@ -158,3 +158,38 @@ def test_the_trusted_folders_dialog_lists_and_revokes(qtbot, settings) -> None:
     assert settings.trusted_modules == {}
     assert dialog.empty.isVisible()
     assert not dialog.revoke_button.isEnabled()
+
+
+# Issue 39, B10: trust covers every Python file of the folder, not pack.py alone.
+
+HELPED = """\
+import json
+import helper
+
+
+def build():
+    return json.loads(helper.DATA)
+"""
+
+
+def test_a_changed_helper_beside_pack_py_is_asked_about_again(
+    make_window, dialogs, settings, generated: Path
+) -> None:
+    """Before, trust pinned pack.py only: a trusted pack.py ran a changed helper.py."""
+    data = (generated / "pack.py").read_text(encoding="utf-8").split("json.loads(")[1]
+    (generated / "pack.py").write_text(HELPED, encoding="utf-8")
+    helper = generated / "helper.py"
+    helper.write_text(f"DATA = {data.rsplit(')', 1)[0]}\n", encoding="utf-8")
+    window = make_window()
+    dialogs.trust_answer = True
+    assert window.files.open_path(generated) is True
+    assert [level.level_id for level in window.pack.levels] == ["made-by-code"]
+    helper.write_text(
+        helper.read_text(encoding="utf-8")
+        + "from pathlib import Path\nPath(__file__).with_name('evil.txt').write_text('ran')\n",
+        encoding="utf-8",
+    )
+    dialogs.trust_answer = False
+    assert window.files.open_path(generated) is False
+    assert dialogs.asked[-1] == ("trust-changed", generated)
+    assert not (generated / "evil.txt").exists()  # the changed helper never ran

@@ -376,6 +376,21 @@ def test_each_lint_shows_as_a_warning_on_a_minimal_level(
     assert severities(window) == ["warning"]
 
 
+def test_the_lint_budget_setting_reaches_the_open_and_every_recheck(
+    qtbot, make_window, settings, tmp_path
+) -> None:
+    """Issue 39, B3: the replay of an intended solution runs under ``work/lint_budget``."""
+    doc, pointer = lint_case("solution-unchecked")  # over the default budget
+    settings.lint_budget = 10**8
+    window = make_window(write(tmp_path / "costly.json", doc))
+    checked(qtbot, window)
+    assert [(r["pointer"], r["code"]) for r in records(window)] == [(pointer, "solution-fails")]
+    QTest.keyClick(window, Qt.Key.Key_F7)  # every level read again, each under the setting
+    checked(qtbot, window)
+    assert window.validation_panel.validator.result.rechecked == 1
+    assert [(r["pointer"], r["code"]) for r in records(window)] == [(pointer, "solution-fails")]
+
+
 def test_the_tutorial_pack_has_no_problems_in_the_panel(qtbot, make_window) -> None:
     window = make_window(PACKS_DIR / "tutorial.json")
     checked(qtbot, window)

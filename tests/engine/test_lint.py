@@ -218,6 +218,23 @@ def test_an_intended_solution_that_ends_short_of_the_win() -> None:
     )
 
 
+def test_an_intended_solution_too_costly_to_replay_is_said_so_with_the_move() -> None:
+    """Issue 39, B3: the replay runs under the lint budget and stops with one warning."""
+    level = grid_level([". baba . flag", "BABA IS YOU .", "FLAG IS WIN ."], "a")
+    level["solution"] = "RL" * 500
+    report = check_pack(pack_document(level, pack_id="p"), lint_budget=10_000)
+    [warning] = report.warnings
+    assert (warning.pointer, warning.code) == ("/levels/0/solution", "solution-unchecked")
+    assert warning.message.startswith(
+        "the intended solution was not replayed to its end: it needs more than 10,000 units "
+        "of work (the lint budget, stopped at move "
+    )
+    assert warning.message.endswith("or the editor's work/lint_budget setting")
+    assert [p.code for p in check_pack(pack_document(level, pack_id="p")).warnings] == [
+        "solution-fails"
+    ]
+
+
 def test_an_intended_solution_that_wins_before_its_end() -> None:
     level = grid_level(WINNABLE, "a")
     level["solution"] = "RRD"
