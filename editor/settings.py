@@ -15,6 +15,8 @@ MAX_RECENT = 10
 DEFAULT_BACKUPS = 10
 MAX_BACKUPS = 1_000
 THEMES = ("light", "dark", "contrast")
+DEFAULT_CHECK_SECONDS = 60  # the pack check's time budget a level, as rulegrid verify's
+MAX_CHECK_SECONDS = 24 * 3600
 #: ``"<sha256> <folder>"`` entries: a folder's pack.py is trusted while it has that content.
 _TRUSTED_KEY = "files/trusted_modules"
 
@@ -169,6 +171,20 @@ class EditorSettings:
     @backup_count.setter
     def backup_count(self, value: int) -> None:
         self._store.setValue("files/backup_count", max(0, min(MAX_BACKUPS, int(value))))
+
+    # ------------------------------------------------------------------ solver
+    @property
+    def check_seconds(self) -> int:
+        """The pack check's time budget for each level's search, in seconds."""
+        try:
+            value = int(str(self._store.value("solver/check_seconds", DEFAULT_CHECK_SECONDS)))
+        except ValueError:
+            return DEFAULT_CHECK_SECONDS
+        return max(1, min(MAX_CHECK_SECONDS, value))
+
+    @check_seconds.setter
+    def check_seconds(self, value: int) -> None:
+        self._store.setValue("solver/check_seconds", max(1, min(MAX_CHECK_SECONDS, int(value))))
 
 
 def _as_bool(value: object) -> bool:

@@ -17,12 +17,14 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from editor.documents.level import LevelDocument
 from editor.panels.solver_chart import MEASURES, CurvePoint, PackCurve
+from editor.settings import DEFAULT_CHECK_SECONDS, MAX_CHECK_SECONDS
 from editor.tasks.solve_pack import LevelStatus, PackVerifier
 from editor.views.theme import Theme
 from editor.views.verdict_style import STATUS_MEANINGS, status_color
@@ -46,15 +48,34 @@ class LevelCheckView(QGroupBox):
         self.play_button.setObjectName("solverPlayShortcut")
         self.play_button.setToolTip("Play the shorter solution the solver found on the board")
         self.play_button.clicked.connect(lambda: self.play_shortcut.emit(self._shortcut))
+        # the pack check's time budget for each level (the setting its messages name)
+        self.check_seconds = QSpinBox(self)
+        self.check_seconds.setObjectName("solverCheckSeconds")
+        self.check_seconds.setAccessibleName("Pack check time budget")
+        self.check_seconds.setAccessibleDescription("Seconds the pack check searches each level")
+        self.check_seconds.setRange(1, MAX_CHECK_SECONDS)
+        self.check_seconds.setSingleStep(30)
+        self.check_seconds.setValue(DEFAULT_CHECK_SECONDS)
+        self.check_seconds.setSuffix(" s a level")
+        self.check_seconds.setKeyboardTracking(False)  # one change when typing ends
+        self.check_seconds.setToolTip(
+            "How long the background check searches each level before it says "
+            "'unknown within budget'. Raising it checks again the levels it stopped."
+        )
         row = QHBoxLayout()
         row.addWidget(self.shortcut, 1)
         row.addWidget(self.play_button)
+        budget = QHBoxLayout()
+        budget.addWidget(QLabel("Time budget", self))
+        budget.addWidget(self.check_seconds)
+        budget.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setSpacing(3)
         layout.addWidget(self.status)
         layout.addWidget(self.intended)
         layout.addLayout(row)
         layout.addWidget(self.difficulty)
+        layout.addLayout(budget)
         self.show_status(None, None)
 
     def set_theme(self, theme: Theme) -> None:
@@ -95,11 +116,15 @@ class LevelCheckView(QGroupBox):
         self.shortcut.setVisible(bool(self._shortcut))
         self.play_button.setVisible(bool(self._shortcut))
         d = verdict.difficulty if verdict is not None else None
+        bound = (verdict.lower_bound or 0) if verdict is not None else 0
         if d is None:
-            self.difficulty.setText("Difficulty: not measured yet" if verdict is None else "")
+            known = f"Difficulty: no solution in {bound - 1} moves or fewer" if bound > 1 else ""
+            self.difficulty.setText("Difficulty: not measured yet" if verdict is None else known)
         else:
             states = "—" if d.states is None else f"{d.states:,} states"
-            proof = ", shortest" if d.shortest else ""
+            proof = (
+                ", shortest" if d.shortest else f", shortest at least {bound}" if bound > 1 else ""
+            )
             rules = "rule change" if d.rule_changes == 1 else "rule changes"
             self.difficulty.setText(
                 f"Difficulty: {d.length} moves{proof} · {states} · {d.rule_changes} {rules}"
@@ -157,6 +182,7 @@ class PackCurveBox(QGroupBox):
         for level, status in self._verifier.statuses():
             verdict = status.verdict if status.state == "done" else None
             d = verdict.difficulty if verdict is not None else None
+            bound = None if verdict is None else verdict.lower_bound
             points.append(
                 CurvePoint(
                     level.title or level.level_id,
@@ -166,6 +192,7 @@ class PackCurveBox(QGroupBox):
                     None if d is None else d.rule_changes,
                     status.long_text(),
                     level is current,
+                    None if d is not None and d.shortest else bound,
                 )
             )
         self.curve.set_points(points)

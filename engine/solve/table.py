@@ -13,6 +13,13 @@ The cost is a probe loop in Python, a little slower per lookup than a ``set``
 (``bench/bench_solver.py`` measures both ends of the trade), and a growth of the
 index that visits every position (seconds past a few million): it calls ``pause``
 every 65,536 positions, so that a search can still honour a cancel or a timeout.
+
+A table may be given a budget of bytes: what it holds (keys, offsets, index) plus
+``extra`` bytes a position that its search keeps beside it (the tree's arrays, a
+queue). It counts them as it goes (lengths it knows, no measuring), and an ``add``
+or a growth of the index that would pass the budget raises :class:`TableFullError`
+instead, before anything is allocated for it: a search stops cleanly at its memory
+budget, never with a ``MemoryError`` or a swapping machine.
 """
 
 from __future__ import annotations
@@ -30,20 +37,45 @@ _PAUSE_EVERY = 1 << 16  # positions rehashed between two calls of ``pause``
 _CHUNK = 1 << 12  # positions rehashed from one copy of their keys (a few hundred KiB)
 
 
+class TableFullError(Exception):
+    """Adding a key, or growing the index, would pass the table's byte budget."""
+
+    def __init__(self, needed: int, budget: int) -> None:
+        super().__init__(f"the positions would need {needed:,} bytes of a budget of {budget:,}")
+        self.needed = needed
+        self.budget = budget
+
+
 class PositionTable:
     """A set of non-negative int keys that numbers them in order of insertion."""
 
-    __slots__ = ("_bits", "_index", "_mask", "_offsets", "_pause", "_store")
+    __slots__ = (
+        "_bits",
+        "_budget",
+        "_cap",
+        "_extra",
+        "_index",
+        "_mask",
+        "_offsets",
+        "_pause",
+        "_store",
+    )
 
-    def __init__(self, pause: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, pause: Callable[[], None] | None = None, *, budget: int | None = None, extra: int = 0
+    ) -> None:
         """``pause`` is called now and then while the index grows; it may raise to
-        abandon the table (which is then unusable)."""
+        abandon the table (which is then unusable). ``budget`` bounds :meth:`nbytes`
+        (``None``: only the 4 GiB of 32-bit offsets), counting ``extra`` bytes a position."""
         self._pause = pause
+        self._budget = budget
+        self._extra = extra
         self._bits = _FIRST_BITS
         self._mask = (1 << _FIRST_BITS) - 1
-        self._index = array("i", bytes(4 << _FIRST_BITS))  # position number + 1; 0 is empty
+        self._index = _zeros(1 << _FIRST_BITS)  # position number + 1; 0 is empty
         self._store = bytearray()
         self._offsets = array("I", [0])
+        self._cap = self._store_cap()
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
@@ -61,8 +93,9 @@ class PositionTable:
             number = index[slot]
         count = len(offsets)
         store += raw
-        if len(store) > _MAX_STORE:
-            raise MemoryError("the search has stored more than 4 GiB of positions")
+        if len(store) > self._cap:  # the one test an add pays for the budget
+            del store[-len(raw) :]
+            raise self._full(len(store) + len(raw))
         offsets.append(len(store))
         index[slot] = count
         if count << 1 > mask:
@@ -81,15 +114,43 @@ class PositionTable:
             number = index[slot]
         return False
 
+    def nbytes(self) -> int:
+        """The bytes counted against the budget: keys, offsets, index and ``extra`` each."""
+        count = len(self._offsets) - 1
+        return len(self._store) + 4 * (count + 1 + len(self._index)) + self._extra * count
+
+    def _store_cap(self) -> int:
+        """The most the keys may take before the index next grows, within the budget.
+
+        Until then the index keeps its size and at most half of its slots fill, so
+        the other bytes are known in advance: one comparison per add keeps the budget.
+        """
+        if self._budget is None:
+            return _MAX_STORE
+        most = (self._mask >> 1) + 2  # positions (and offsets) until the index grows
+        others = 4 * (self._mask + 1) + (4 + self._extra) * most
+        return max(0, min(_MAX_STORE, self._budget - others))
+
+    def _full(self, store: int) -> Exception:
+        if store > _MAX_STORE:
+            return MemoryError("the search has stored more than 4 GiB of positions")
+        assert self._budget is not None
+        return TableFullError(self.nbytes() + store - len(self._store), self._budget)
+
     def key(self, number: int) -> int:
         """The key numbered ``number``."""
         offsets = self._offsets
         return int.from_bytes(self._store[offsets[number] : offsets[number + 1]], "little")
 
     def _grow(self) -> None:
-        self._bits += 2 if self._bits < _QUICK_BITS else 1
-        self._mask = mask = (1 << self._bits) - 1
-        index = array("i", bytes(4 << self._bits))
+        bits = self._bits + (2 if self._bits < _QUICK_BITS else 1)
+        if self._budget is not None:
+            needed = self.nbytes() + (4 << bits)  # the old index and the new, for a while
+            if needed > self._budget:
+                raise TableFullError(needed, self._budget)
+        self._bits = bits
+        self._mask = mask = (1 << bits) - 1
+        index = _zeros(1 << bits)
         store, offsets = self._store, self._offsets
         pause, count = self._pause, len(offsets) - 1
         with memoryview(store) as view:
@@ -108,3 +169,9 @@ class PositionTable:
                         slot = (slot + 1) & mask
                     index[slot] = number
         self._index = index
+        self._cap = self._store_cap()
+
+
+def _zeros(slots: int) -> array[int]:
+    """An index of empty slots, allocated once (``array(bytes(n))`` holds n bytes twice)."""
+    return array("i", [0]) * slots

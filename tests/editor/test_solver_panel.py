@@ -114,10 +114,12 @@ def test_solve_shows_live_progress_and_cancel_stops_the_worker(
     qtbot.waitUntil(lambda: panel.last_progress is not None, timeout=WAIT)
     qtbot.waitUntil(lambda: panel.last_progress.states > 1_000, timeout=WAIT)
     report = panel.last_progress
-    rate = report.states / report.seconds
+    assert report.lower_bound == report.depth + 1  # breadth-first: the layers before
+    assert report.rate == report.states / report.cpu  # the worker's CPU time, not the wall
     assert panel.progress_label.text() == (
         f"{report.states:,} states · depth {report.depth} · {report.frontier:,} queued"
-        f" · {rate:,.0f} states/s"
+        f" · no solution in {report.depth} moves or fewer"
+        f" · {report.rate:,.0f} states per CPU second"
     )
     assert panel.progress.maximum() == 1_000_000
     assert panel.progress.value() == report.states
@@ -134,7 +136,7 @@ def test_solve_shows_live_progress_and_cancel_stops_the_worker(
     solve_current(qtbot, window)
     assert panel.property("status") == "solved"
     assert panel.property("moves") == "RRR"
-    assert panel.headline.text() == "Solved in 3 moves (shortest)"
+    assert panel.headline.text() == "Solved in 3 moves (proved shortest)"
     assert panel.details.text().endswith("· breadth-first")
     assert panel.moves_label.text() == "RRR"
     # Each level keeps its own last solve.
@@ -153,8 +155,56 @@ def test_fast_strategy_and_budget_are_used(
     assert panel.property("status") == "limit"
     assert panel.result is not None
     assert (panel.result.strategy, panel.result.states) == ("best-first", 2_000)
-    assert panel.headline.text() == "No solution within 2,000 states"
+    # best-first proves no bound of its own (the pack check's may be known by now)
+    assert panel.result.lower_bound == 1
+    known = panel._outcomes[window.level].known_bound
+    assert panel.headline.text() == (
+        f"No solution in {known - 1} moves or fewer" if known > 1 else "No solution found"
+    )
+    assert panel.details.text().startswith(
+        "stopped at the state budget of 2,000 states (raise Budget above) · 2,000 states · "
+    )
     assert panel.property("moves") == ""
+
+
+def test_a_breadth_first_bound_and_a_best_first_solution_combine(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    rocks = grid_level(
+        [
+            "BABA IS YOU . . .",
+            ". . . rock . .",
+            "baba . . rock . flag",
+            "ROCK IS PUSH . . .",
+            "FLAG IS WIN . . .",
+        ],
+        "rocks",
+    )
+    window = make_window(write_pack(tmp_path, rocks))
+    panel = window.solver_panel
+    panel.budget.setMinimum(1)  # the panel's least is 1,000: this search stops at 30
+    panel.budget.setValue(30)
+    solve_current(qtbot, window)
+    assert panel.property("status") == "limit"
+    assert panel.result is not None
+    bound = panel.result.lower_bound
+    assert bound > 1
+    assert panel.headline.text() == f"No solution in {bound - 1} moves or fewer"
+    assert panel.details.text().startswith(
+        "stopped at the state budget of 30 states (raise Budget above) · "
+    )
+    panel.strategy.setCurrentIndex(panel.strategy.findData("best-first"))
+    solve_current(qtbot, window)
+    assert panel.property("status") == "solved"
+    assert panel.result is not None
+    assert panel.result.shortest is False  # best-first alone proves nothing
+    length = panel.result.length
+    assert length >= bound
+    assert panel.headline.text() == (
+        f"Solved in {length} moves (proved shortest)"  # it reached the bound
+        if length == bound
+        else f"Solved in {length} moves, shortest is at least {bound}"
+    )
 
 
 def test_a_result_goes_stale_after_an_edit_and_fresh_again_on_undo(
@@ -252,7 +302,7 @@ def test_the_level_list_shows_each_levels_verified_status(
     assert walk.short_text() == "✓ 3"
     assert detour is not None
     assert detour.short_text() == "✓ 5"
-    assert detour.long_text() == "solved in 5 moves (shortest)"
+    assert detour.long_text() == "proved shortest: 5 moves"
     assert unsolvable is not None
     assert unsolvable.short_text() == "unsolvable"
     model = window.level_list.model

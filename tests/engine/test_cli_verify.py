@@ -80,7 +80,10 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
     report = json.loads(capsys.readouterr().out)
     assert set(report) == {"pack", "settings", "failOn", "levels", "counts", "failing"}
     assert report["pack"] == "pack"
-    assert report["settings"] == {"strategy": "auto", "maxStates": 1_000_000, "timeout": None}
+    memory = report["settings"].pop("memory")  # the default share of this machine's memory
+    assert isinstance(memory, int)
+    assert 0 < memory <= 768 * 2**20
+    assert report["settings"] == {"strategy": "auto", "maxStates": 1_000_000, "timeout": 60.0}
     assert report["failOn"] == ["broken", "shortcut", "unknown", "unsolvable"]
     assert report["counts"] == {"broken": 1, "solved": 2}
     assert report["failing"] == ["bad"]
@@ -96,6 +99,8 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
             "intended",
             "shortcut",
             "difficulty",
+            "words",
+            "lowerBound",
         }
         assert set(row["solver"]) == {
             "status",
@@ -107,6 +112,8 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
             "shortest",
             "stoppedBy",
             "visited",
+            "lowerBound",
+            "memory",
         }
         assert set(row["difficulty"]) == {"length", "states", "ruleChanges", "shortest", "source"}
     good, bad, rule = report["levels"]
@@ -118,7 +125,8 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
         "failedAt": None,
         "message": "wins in 3 moves",
     }
-    assert bad["status"] == "broken"
+    assert (good["words"], good["lowerBound"]) == ("proved shortest", 3)
+    assert bad["status"] == bad["words"] == "broken"
     assert bad["intended"]["failedAt"] == 1
     assert bad["message"] == "intended solution broken: move 1 (U) is blocked"
     assert rule["intended"] is None
