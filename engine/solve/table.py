@@ -56,6 +56,7 @@ class PositionTable:
         "_extra",
         "_index",
         "_mask",
+        "_next",
         "_offsets",
         "_pause",
         "_store",
@@ -75,13 +76,18 @@ class PositionTable:
         self._index = _zeros(1 << _FIRST_BITS)  # position number + 1; 0 is empty
         self._store = bytearray()
         self._offsets = array("I", [0])
-        self._cap = self._store_cap()
+        self._cap = self._next = 0  # the keys' bytes and the count at which to look again
+        self._plan(0)
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
 
     def add(self, key: int) -> int:
-        """The number of a new ``key``; -1 when the table already has it."""
+        """The number of a new ``key``; -1 when the table already has it.
+
+        Raises:
+            TableFullError: the key would pass the budget (the table is unchanged).
+        """
         raw = key.to_bytes((key.bit_length() + 7) >> 3, "little")
         index, store, offsets, mask = self._index, self._store, self._offsets, self._mask
         slot = hash(raw) & mask
@@ -93,13 +99,12 @@ class PositionTable:
             number = index[slot]
         count = len(offsets)
         store += raw
-        if len(store) > self._cap:  # the one test an add pays for the budget
-            del store[-len(raw) :]
-            raise self._full(len(store) + len(raw))
+        if len(store) > self._cap:  # the keys passed what the budget leaves them: look closer
+            self._make_room(len(raw), count)
         offsets.append(len(store))
         index[slot] = count
-        if count << 1 > mask:
-            self._grow()
+        if count >= self._next:  # the index must grow, or the budget be looked at again
+            self._checkpoint(count)
         return count - 1
 
     def __contains__(self, key: int) -> bool:
@@ -116,26 +121,64 @@ class PositionTable:
 
     def nbytes(self) -> int:
         """The bytes counted against the budget: keys, offsets, index and ``extra`` each."""
-        count = len(self._offsets) - 1
-        return len(self._store) + 4 * (count + 1 + len(self._index)) + self._extra * count
+        return self._held(len(self._offsets) - 1)
 
-    def _store_cap(self) -> int:
-        """The most the keys may take before the index next grows, within the budget.
+    def _held(self, count: int) -> int:
+        """:meth:`nbytes` with ``count`` positions and the keys stored now."""
+        slots = self._mask + 1
+        return len(self._store) + (4 + self._extra) * count + 4 * (1 + slots)
 
-        Until then the index keeps its size and at most half of its slots fill, so
-        the other bytes are known in advance: one comparison per add keeps the budget.
+    def _plan(self, count: int) -> None:
+        """Where the next look is due, with ``count`` positions kept.
+
+        Until then the keys may grow to ``_cap`` bytes: the positions in between
+        are counted at their most, so the budget holds with one comparison an add.
+        The step is an eighth of the positions (a reserve of an eighth of their
+        bytes), less when little is left, so the budget is used nearly whole.
         """
+        grow_at = (self._mask >> 1) + 1
         if self._budget is None:
-            return _MAX_STORE
-        most = (self._mask >> 1) + 2  # positions (and offsets) until the index grows
-        others = 4 * (self._mask + 1) + (4 + self._extra) * most
-        return max(0, min(_MAX_STORE, self._budget - others))
+            self._cap, self._next = _MAX_STORE, grow_at
+            return
+        per = 4 + self._extra
+        free = self._budget - self._held(count)
+        step = max(1, min((count >> 3) + 64, free // (2 * per)))
+        self._next = min(grow_at, count + step)
+        cap = len(self._store) + free - per * (self._next - count)
+        self._cap = max(0, min(_MAX_STORE, cap))
 
-    def _full(self, store: int) -> Exception:
-        if store > _MAX_STORE:
-            return MemoryError("the search has stored more than 4 GiB of positions")
-        assert self._budget is not None
-        return TableFullError(self.nbytes() + store - len(self._store), self._budget)
+    def _make_room(self, size: int, count: int) -> None:
+        """The key of ``size`` bytes just stored is the ``count``-th position: keep it or refuse it."""
+        needed = self._held(count)
+        if len(self._store) > _MAX_STORE or (self._budget is not None and needed > self._budget):
+            del self._store[-size:]
+            if self._budget is None or len(self._store) + size > _MAX_STORE:
+                raise MemoryError("the search has stored more than 4 GiB of positions")
+            raise TableFullError(needed, self._budget)
+        self._plan(count)
+
+    def _checkpoint(self, count: int) -> None:
+        try:
+            if count >= (self._mask >> 1) + 1:
+                self._grow()
+            if self._budget is not None and self._held(count) > self._budget:
+                raise TableFullError(self._held(count), self._budget)  # a budget below the index
+        except TableFullError:
+            self._drop_last()  # refused whole: the table is as before the add
+            raise
+        self._plan(count)
+
+    def _drop_last(self) -> None:
+        """Forget the key added last (its slot ends no other key's probe: it came last)."""
+        offsets, mask = self._offsets, self._mask
+        number = len(offsets) - 1
+        raw = bytes(self._store[offsets[number - 1] : offsets[number]])
+        slot = hash(raw) & mask
+        while self._index[slot] != number:
+            slot = (slot + 1) & mask
+        self._index[slot] = 0
+        del self._store[offsets[number - 1] :]
+        offsets.pop()
 
     def key(self, number: int) -> int:
         """The key numbered ``number``."""
@@ -147,7 +190,7 @@ class PositionTable:
         if self._budget is not None:
             needed = self.nbytes() + (4 << bits)  # the old index and the new, for a while
             if needed > self._budget:
-                raise TableFullError(needed, self._budget)
+                raise TableFullError(needed, self._budget)  # kept: the index still works
         self._bits = bits
         self._mask = mask = (1 << bits) - 1
         index = _zeros(1 << bits)
@@ -169,7 +212,6 @@ class PositionTable:
                         slot = (slot + 1) & mask
                     index[slot] = number
         self._index = index
-        self._cap = self._store_cap()
 
 
 def _zeros(slots: int) -> array[int]:

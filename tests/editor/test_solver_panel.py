@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -490,3 +491,96 @@ def test_added_duplicated_moved_and_deleted_levels_keep_their_verdicts_in_step(
         lambda: "none" not in kinds(window) and "checking" not in kinds(window), timeout=WAIT
     )
     assert not window.verifier.busy()
+
+
+# ------------------------------------ priorities, bounds and budgets (issue 36)
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+def test_the_authors_solve_runs_at_the_editors_priority_on_a_warm_worker(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    """The pack check keeps the lowest priority; the solve the author waits on does not."""
+    window = make_window(write_pack(tmp_path, ROOM))
+    panel = window.solver_panel
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    # the panel starts its worker before the first Solve, at the editor's priority
+    qtbot.waitUntil(lambda: bool(warm_pids(mine)), timeout=WAIT)
+    (warm,) = warm_pids(mine)
+    reports: list[engine.SolveProgress] = []
+    panel.runner.progressed.connect(reports.append)
+    trigger(window, "actionSolve")
+    assert panel.runner.pool.worker_pids() == [warm]  # no process to start: it was waiting
+    qtbot.waitUntil(lambda: bool(reports), timeout=WAIT)
+    assert reports[0].states == 0  # the first report comes as the search begins
+    qtbot.waitUntil(lambda: bool(window.verifier.pool.worker_pids()), timeout=WAIT)
+    for pid in window.verifier.pool.worker_pids():
+        assert os.getpriority(os.PRIO_PROCESS, pid) == 19
+    trigger(window, "actionCancelSolve")
+    qtbot.waitUntil(panel.runner.pool.idle, timeout=WAIT)
+
+
+def warm_pids(priority: int) -> list[int]:
+    found = []
+    for pid in kept_worker_pids():
+        try:
+            if os.getpriority(os.PRIO_PROCESS, pid) == priority:
+                found.append(pid)
+        except OSError:  # it ended meanwhile
+            pass
+    return found
+
+
+def test_the_list_curve_and_check_show_what_a_stopped_search_proved(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    stuck = grid_level(["baba . . . . flag", "BABA IS YOU . . ."], "stuck")
+    window = make_window(write_pack(tmp_path, DETOUR, stuck))
+    # a pack check of two states a level: it proves a little and stops
+    window.verifier.set_settings(engine.VerifySettings("bfs", max_states=2))
+    qtbot.waitUntil(
+        lambda: (
+            [getattr(status_of(window, r), "state", "") for r in range(2)] == ["done"] * 2
+            and kinds(window) == ["solved", "unknown"]
+        ),
+        timeout=WAIT,
+    )
+    detour, unknown = status_of(window, 0), status_of(window, 1)
+    assert detour is not None
+    assert unknown is not None
+    assert detour.verdict is not None
+    bound = detour.verdict.lower_bound
+    assert bound is not None
+    assert 1 < bound < 5
+    assert detour.short_text() == f"✓ {bound}–5"  # solved in 5, the shortest at least the bound
+    assert detour.long_text().startswith(f"solved, shortest at least {bound}: the intended ")
+    assert unknown.short_text() == "unknown ≥3"
+    assert unknown.long_text() == (
+        "unknown within budget: no solution in 2 moves or fewer "
+        "(stopped at the state budget of 2 states)"
+    )
+    window.docks["solver"].raise_()
+    curve = window.solver_panel.curve_box.curve
+    qtbot.waitUntil(lambda: [p.lower_bound for p in curve.points] == [bound, 3], timeout=WAIT)
+    assert [p.length for p in curve.points] == [5, None]
+    window.session.set_level(window.pack.levels[1])
+    difficulty = window.solver_panel.check_view.difficulty.text()
+    assert difficulty == "Difficulty: no solution in 2 moves or fewer"
+
+
+def test_the_pack_checks_time_budget_is_a_setting_that_checks_again(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, settings: Any
+) -> None:
+    window = make_window(write_pack(tmp_path, WALK))
+    spin = window.solver_panel.check_view.check_seconds
+    assert spin.value() == 60
+    assert window.verifier.settings.timeout == 60.0
+    wait_for_kinds(qtbot, window, ["solved"])
+    submitted = window.verifier.jobs_submitted
+    spin.setValue(5)
+    assert settings.check_seconds == 5  # kept for the next session
+    assert window.verifier.settings.timeout == 5.0
+    wait_for_kinds(qtbot, window, ["solved"])
+    assert window.verifier.jobs_submitted == submitted + 1  # a new budget: a new key
+    window.close()
+    again = make_window(write_pack(tmp_path, WALK, name="other"))
+    assert again.solver_panel.check_view.check_seconds.value() == 5
+    assert again.verifier.settings.timeout == 5.0

@@ -196,3 +196,51 @@ def test_settings_reject_an_empty_budget() -> None:
         engine.VerifySettings(max_states=0)
     with pytest.raises(ValueError, match="timeout"):
         engine.VerifySettings(timeout=0)
+
+
+# ------------------------------------------------ bounds and budgets (issue 36)
+def test_an_intended_solution_as_short_as_the_proved_bound_is_proved_shortest() -> None:
+    # the search stops inside the last layer: no solution of 2 moves, the intended has 3
+    capped = [
+        engine.verify_level(level(WALK_ROWS, "RRR"), engine.VerifySettings("bfs", cap))
+        for cap in range(1, 12)
+    ]
+    verdict = next(
+        v
+        for v in capped
+        if v.solve is not None and v.solve.status == "limit" and v.lower_bound == 3
+    )
+    assert verdict.status == "solved"
+    assert verdict.words == "proved shortest"
+    assert verdict.difficulty is not None
+    assert (verdict.difficulty.source, verdict.difficulty.shortest) == ("intended", True)
+    assert verdict.message.startswith(
+        "proved shortest: the intended 3 moves (no solution in 2 moves or fewer; stopped at "
+    )
+
+
+def test_the_memory_budget_is_named_and_is_not_part_of_the_key() -> None:
+    settings = engine.VerifySettings("bfs", memory=20_000)
+    room = level(
+        [
+            ". . . . . .",
+            ". rock . rock . .",
+            "baba . . . . .",
+            "BABA IS YOU . . .",
+            "ROCK IS PUSH . . .",
+        ]
+    )
+    verdict = engine.verify_level(room, settings)
+    assert (verdict.status, verdict.stopped_by_budget) == ("unknown", "memory")
+    assert "(stopped at the memory budget of 19.5 KiB after " in verdict.message
+    assert engine.verdict_key(room, settings) == engine.verdict_key(
+        room, engine.VerifySettings("bfs")
+    )
+    assert engine.VerifySettings().timeout == 60.0  # issue 39: a default time budget
+
+
+def test_a_verdict_stopped_by_a_budget_keeps_its_bound_in_its_record() -> None:
+    verdict = engine.verify_level(level(STUCK_ROWS), engine.VerifySettings(max_states=2))
+    record = verdict.to_dict()
+    assert (record["words"], record["lowerBound"]) == ("unknown within budget", 3)
+    assert engine.LevelVerdict.from_dict(record).lower_bound == 3
