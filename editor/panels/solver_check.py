@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import engine
 from editor.documents.level import LevelDocument
 from editor.panels.solver_chart import MEASURES, CurvePoint, PackCurve
 from editor.settings import DEFAULT_CHECK_SECONDS, MAX_CHECK_SECONDS
@@ -118,7 +119,8 @@ class LevelCheckView(QGroupBox):
         d = verdict.difficulty if verdict is not None else None
         bound = (verdict.lower_bound or 0) if verdict is not None else 0
         if d is None:
-            known = f"Difficulty: no solution in {bound - 1} moves or fewer" if bound > 1 else ""
+            open_ = verdict is not None and verdict.status == "unknown"
+            known = f"Difficulty: at least {bound} moves" if open_ and bound > 1 else ""
             self.difficulty.setText("Difficulty: not measured yet" if verdict is None else known)
         else:
             states = "—" if d.states is None else f"{d.states:,} states"
@@ -182,7 +184,9 @@ class PackCurveBox(QGroupBox):
         for level, status in self._verifier.statuses():
             verdict = status.verdict if status.state == "done" else None
             d = verdict.difficulty if verdict is not None else None
-            bound = None if verdict is None else verdict.lower_bound
+            # a bound says something where the shortest length is open: not unsolvable
+            open_ = verdict is not None and verdict.status in (UNKNOWN, SOLVED, BROKEN, SHORTCUT)
+            bound = verdict.lower_bound if open_ and verdict is not None else None
             points.append(
                 CurvePoint(
                     level.title or level.level_id,
@@ -197,6 +201,9 @@ class PackCurveBox(QGroupBox):
             )
         self.curve.set_points(points)
 
+
+UNKNOWN, SOLVED = engine.VerdictStatus.UNKNOWN, engine.VerdictStatus.SOLVED
+BROKEN, SHORTCUT = engine.VerdictStatus.BROKEN, engine.VerdictStatus.SHORTCUT
 
 _LABELS = {
     "solverCheckIntended": ("Intended solution check", "Whether the stored solution still wins"),

@@ -563,7 +563,7 @@ def test_the_list_curve_and_check_show_what_a_stopped_search_proved(
     assert [p.length for p in curve.points] == [5, None]
     window.session.set_level(window.pack.levels[1])
     difficulty = window.solver_panel.check_view.difficulty.text()
-    assert difficulty == "Difficulty: no solution in 2 moves or fewer"
+    assert difficulty == "Difficulty: at least 3 moves"
 
 
 def test_the_pack_checks_time_budget_is_a_setting_that_checks_again(
