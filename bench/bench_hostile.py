@@ -441,7 +441,7 @@ def _report(
 ) -> None:
     size = json_size if json_size is not None else len(data)
     shown = f"{len(data) / 1024:,.0f} KB" if len(data) < 10 * MB else f"{len(data) / MB:,.0f} MB"
-    width = 110 if levels else 70  # the solver's one-line budget message, whole
+    width = 150 if levels else 70  # the solver's one-line budget message, whole
     print(
         f"{name[:48]:48} {shown:>9} {result['seconds']:7.2f}s {result['cpu']:6.2f}s "
         f"{result['mb']:6.0f}MB  "

@@ -45,6 +45,7 @@ class LevelCheckView(QGroupBox):
         self.intended = _label("solverCheckIntended")
         self.shortcut = _label("solverCheckShortcut")
         self.difficulty = _label("solverCheckDifficulty")
+        self.hint = _label("solverCheckHint")
         self.play_button = QPushButton("Play shortcut", self)
         self.play_button.setObjectName("solverPlayShortcut")
         self.play_button.setToolTip("Play the shorter solution the solver found on the board")
@@ -76,6 +77,7 @@ class LevelCheckView(QGroupBox):
         layout.addWidget(self.intended)
         layout.addLayout(row)
         layout.addWidget(self.difficulty)
+        layout.addWidget(self.hint)
         layout.addLayout(budget)
         self.show_status(None, None)
 
@@ -87,7 +89,7 @@ class LevelCheckView(QGroupBox):
             status = LevelStatus("checking")  # just added: the verifier has not seen it yet
         if level is None or status is None:
             self.status.setText("No level")
-            for label in (self.intended, self.shortcut, self.difficulty):
+            for label in (self.intended, self.shortcut, self.difficulty, self.hint):
                 label.setText("")
             self.play_button.setVisible(False)
             return
@@ -116,6 +118,10 @@ class LevelCheckView(QGroupBox):
             self.shortcut.setText("")
         self.shortcut.setVisible(bool(self._shortcut))
         self.play_button.setVisible(bool(self._shortcut))
+        stopped = verdict.stopped_by_budget if verdict is not None else None
+        open_ended = verdict is not None and verdict.words not in ("proved shortest", "broken")
+        self.hint.setText(HINTS.get(stopped or "", "") if open_ended else "")
+        self.hint.setVisible(bool(self.hint.text()))
         d = verdict.difficulty if verdict is not None else None
         bound = (verdict.lower_bound or 0) if verdict is not None else 0
         if d is None:
@@ -202,6 +208,12 @@ class PackCurveBox(QGroupBox):
         self.curve.set_points(points)
 
 
+#: What to raise when a budget stopped the pack check of a level.
+HINTS = {
+    "timeout": "Raise the time budget below to check it longer.",
+    "memory": "Solve it above with more Memory to search further.",
+    "max-states": "Solve it above with a larger Budget to search further.",
+}
 UNKNOWN, SOLVED = engine.VerdictStatus.UNKNOWN, engine.VerdictStatus.SOLVED
 BROKEN, SHORTCUT = engine.VerdictStatus.BROKEN, engine.VerdictStatus.SHORTCUT
 
@@ -209,6 +221,7 @@ _LABELS = {
     "solverCheckIntended": ("Intended solution check", "Whether the stored solution still wins"),
     "solverCheckShortcut": ("Pack check", "This level's verified status in the pack"),
     "solverCheckDifficulty": ("Difficulty", "Solution length, states and rule changes"),
+    "solverCheckHint": ("Budget hint", "Which budget to raise when one stopped the check"),
 }
 
 

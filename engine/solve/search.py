@@ -195,11 +195,11 @@ class SolveBudget:
         if result.stopped_by == "cancel":
             return f"cancelled after {states}"
         if result.stopped_by == "timeout":
-            seconds = "its" if self.seconds is None else f"{self.seconds:g} s"
-            return f"stopped at the time budget of {seconds} after {states}"
+            of = "" if self.seconds is None else f" of {self.seconds:g} s"
+            return f"stopped at the time budget{of} after {states}"
         if result.stopped_by == "memory":
-            size = "the default" if self.memory is None else format_bytes(self.memory)
-            return f"stopped at the memory budget of {size} after {states}"
+            of = " (the default)" if self.memory is None else f" of {format_bytes(self.memory)}"
+            return f"stopped at the memory budget{of} after {states}"
         return f"stopped at the state budget of {self.max_states:,} state{'s' if self.max_states != 1 else ''}"
 
 
@@ -283,7 +283,7 @@ def solve(
             answer = search.bfs() if used is Strategy.BFS else search.best_first(stage_weight)
         except _StoppedError as stopped:
             answer = (SolveStatus.LIMIT, "", stopped.reason)
-        except TableFullError:
+        except (TableFullError, MemoryError):  # the budget, or an allocation it did not see
             answer = (SolveStatus.LIMIT, "", "memory")
         if answer[2] != "stage":
             break

@@ -150,11 +150,10 @@ class PositionTable:
     def _make_room(self, size: int, count: int) -> None:
         """The key of ``size`` bytes just stored is the ``count``-th position: keep it or refuse it."""
         needed = self._held(count)
-        if len(self._store) > _MAX_STORE or (self._budget is not None and needed > self._budget):
-            del self._store[-size:]
-            if self._budget is None or len(self._store) + size > _MAX_STORE:
-                raise MemoryError("the search has stored more than 4 GiB of positions")
-            raise TableFullError(needed, self._budget)
+        budget = _MAX_STORE if self._budget is None else self._budget
+        if len(self._store) > _MAX_STORE or needed > budget:
+            del self._store[-size:]  # 32-bit offsets end at 4 GiB of keys, whatever the budget
+            raise TableFullError(needed, min(budget, _MAX_STORE))
         self._plan(count)
 
     def _checkpoint(self, count: int) -> None:

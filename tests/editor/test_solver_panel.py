@@ -564,6 +564,8 @@ def test_the_list_curve_and_check_show_what_a_stopped_search_proved(
     window.session.set_level(window.pack.levels[1])
     difficulty = window.solver_panel.check_view.difficulty.text()
     assert difficulty == "Difficulty: at least 3 moves"
+    hint = window.solver_panel.check_view.hint.text()
+    assert hint == "Solve it above with a larger Budget to search further."
 
 
 def test_the_pack_checks_time_budget_is_a_setting_that_checks_again(
