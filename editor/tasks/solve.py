@@ -145,9 +145,17 @@ class _Host:
         return None
 
     def warm(self, niceness: int) -> None:
-        """Start a worker of ``niceness`` to wait idle, unless one already does."""
-        if not any(w.niceness == niceness for w in self.idle):
-            self.release(_Worker(niceness))
+        """Start a worker of ``niceness`` to wait idle, unless one already does.
+
+        When the host is full, the idle worker kept longest makes room.
+        """
+        if any(w.niceness == niceness for w in self.idle):
+            return
+        if len(self.idle) >= MAX_KEPT:
+            oldest = self.idle.pop(0)
+            oldest.signal_stop()
+            oldest.reap()
+        self.release(_Worker(niceness))
 
     def release(self, worker: _Worker) -> None:
         if worker.job is None and worker.process.is_alive() and len(self.idle) < MAX_KEPT:
