@@ -206,3 +206,18 @@ def test_the_walk_shortcut_keeps_a_bounded_number_of_mover_orders(
     held = sum(len(placement) // 2 for placement in orders)
     assert held <= walk._ORDERS_MOVERS  # 120 placements of 1,500 would be 180,000
     assert len(orders) < 120
+
+
+@pytest.mark.parametrize("strategy", ["bfs", "best-first"])
+def test_a_small_budget_stops_a_heavy_corpus_level_with_its_bound(strategy: str) -> None:
+    """biy-176: one of the three levels whose proof would need 170 GB to petabytes."""
+    record = next(r for r in keke_corpus()["levels"] if r["id"] == "biy-176")
+    budget = 2 * 2**20
+    result = solve(keke_level(record), strategy=strategy, memory=budget, max_states=10**7)
+    assert (result.status, result.stopped_by) == ("limit", "memory")
+    assert 0 < result.memory <= budget
+    assert result.visited > 5_000  # best-first's heap costs a position about 130 bytes more
+    if strategy == "bfs":  # the layers it finished, never past a solution it did not find
+        assert 5 < result.lower_bound <= len(record["solution"])
+    else:
+        assert result.lower_bound == 1
