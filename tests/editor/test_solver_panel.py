@@ -586,3 +586,25 @@ def test_the_pack_checks_time_budget_is_a_setting_that_checks_again(
     again = make_window(write_pack(tmp_path, WALK, name="other"))
     assert again.solver_panel.check_view.check_seconds.value() == 5
     assert again.verifier.settings.timeout == 5.0
+
+
+def test_a_verdict_a_budget_stopped_is_not_cached_and_a_larger_budget_checks_again(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    stuck = grid_level(["baba . . . . flag", "BABA IS YOU . . ."], "stuck")
+    window = make_window(write_pack(tmp_path, stuck))
+    verifier = window.verifier
+    verifier.set_settings(engine.VerifySettings("bfs", memory=1))  # not even the start fits
+    wait_for_kinds(qtbot, window, ["unknown"])
+    status = status_of(window, 0)
+    assert status is not None
+    assert status.verdict is not None
+    assert status.verdict.stopped_by_budget == "memory"
+    key = engine.verdict_key(window.pack.levels[0].to_data(), verifier.settings)
+    assert verifier.cache.get(key) is None  # it depends on the machine: never kept
+    submitted = verifier.jobs_submitted
+    verifier.set_settings(engine.VerifySettings("bfs"))  # the same key: memory is not in it
+    assert engine.verdict_key(window.pack.levels[0].to_data(), verifier.settings) == key
+    wait_for_kinds(qtbot, window, ["unsolvable"])
+    assert verifier.jobs_submitted == submitted + 1
+    assert verifier.cache.get(key) is not None
