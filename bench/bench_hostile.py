@@ -24,6 +24,15 @@ Issue 39's cases (bench/hostile_work.py) follow: valid inputs under 1 MB whose
 *turns* cost too much, answered by ``rulegrid`` commands and the editor's open
 (goal: 15 s of CPU, this process and its finished children, and 600 MB), and the
 breaks of recovery, saving and trust, each answered ``ok`` or ``BROKEN``.
+
+The solver's cases (issue 39, B5; ``bench/hostile_solve.py`` builds them) run
+``rulegrid solve`` and ``rulegrid verify --jobs 1`` with their default budgets
+(60 s and a share of memory a level; ``solve: ... no time limit`` lifts the time
+budget and sets ``--memory 256M``, to show the memory budget stopping a search).
+Their goal is issue 39's: a default solve of any valid level within 90 s and 1 GB
+(``ok`` or ``OVER``; verify: within 90 s a level). The search's budget is wall
+time, so these verdicts use the wall time; the outcome column is the command's
+exit code and the first line it wrote to standard error.
 """
 
 from __future__ import annotations
@@ -43,13 +52,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import hostile_work  # noqa: E402
+from bench.hostile_solve import OPEN_ROOM, crowd, rock_room, rock_rooms  # noqa: E402
 from tests.hostile import (  # noqa: E402
     issue_bomb,
     pack_of,
     search_bomb,
     stacked_bomb,
 )
-from tests.support import pack_document  # noqa: E402
+from tests.support import grid_level, pack_document  # noqa: E402
 
 MB = 2**20
 GOAL_SECONDS, GOAL_MB = 2.0, 200
@@ -195,6 +205,28 @@ PAYLOADS: list[tuple[str, Callable[[], str]]] = [
     ("payload: snapshot of a 1,000-move game", lambda: snapshot_payload(1_000)),
 ]
 
+#: The solver's cases: name, pack builder, the command's arguments after the pack file.
+SOLVER_CASES: list[tuple[str, Callable[[], Doc], list[str]]] = [
+    ("solve: 7,200 YOU objects on 128x128", lambda: pack_document(crowd()), ["solve"]),
+    (
+        "solve: 19,997 YOU objects (the entity cap)",
+        lambda: pack_document(crowd(19_997)),
+        ["solve"],
+    ),
+    (
+        "solve: a room of 110 YOU rocks",
+        lambda: pack_document(rock_room("room")),
+        ["solve"],
+    ),
+    (
+        "solve: 8x8, 10 rocks, no time limit",
+        lambda: pack_document(grid_level(OPEN_ROOM, "room")),
+        ["solve", "--seconds", "none", "--max-states", "100000000", "--memory", "256M"],
+    ),
+    ("verify: 4 rooms of 110 YOU rocks", rock_rooms, ["verify", "--jobs", "1"]),
+]
+SOLVE_GOAL_SECONDS, SOLVE_GOAL_MB = 90.0, 1024
+
 PAYLOAD_CASES = {
     "bomb: issue row 7x8 + 12 singles",
     "bomb: issue row 12x12 + 12 singles",
@@ -241,6 +273,26 @@ def _peak_mb() -> float:
 
     value = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return value / (MB if sys.platform == "darwin" else 1024)
+
+
+def solver_child(path: str, command: list[str]) -> None:
+    """Run ``rulegrid`` on the pack; report time, memory, exit code and its first complaint."""
+    import contextlib
+    import io
+
+    from engine.cli import main
+
+    base = _rss_mb()
+    started, cpu = time.perf_counter(), time.process_time()
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main([command[0], path, *command[1:]])
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    first = err.getvalue().strip().splitlines()
+    said = first[0].split("): ", 1)[-1] if first else ""
+    outcome = f"exit {code}: {said}"
+    peak = max(0.0, _peak_mb() - base)
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "mb": peak, "outcome": outcome}))
 
 
 def child(kind: str, path: str) -> None:
@@ -303,12 +355,17 @@ def _codes(problems: Any) -> str:
 # ----------------------------------------------------------------------- parent
 
 
-def run(name: str, kind: str, data: bytes, folder: Path) -> dict[str, Any]:
+def run(
+    name: str, kind: str, data: bytes, folder: Path, command: list[str] | None = None
+) -> dict[str, Any]:
     path = folder / ("case.txt" if kind == "payload" else "case.json")
     path.write_bytes(data)
+    argv = ["--child", kind, str(path)]
+    if command is not None:
+        argv = ["--solver-child", str(path), *command]
     try:
         done = subprocess.run(
-            [sys.executable, __file__, "--child", kind, str(path)],
+            [sys.executable, __file__, *argv],
             capture_output=True,
             text=True,
             timeout=600,
@@ -324,7 +381,10 @@ def run(name: str, kind: str, data: bytes, folder: Path) -> dict[str, Any]:
     return result
 
 
-def verdict(size: int, result: dict[str, Any]) -> str:
+def verdict(size: int, result: dict[str, Any], levels: int = 0) -> str:
+    if levels:  # a solver case: within 90 s a level (the budget is wall time) and 1 GB
+        fast = result["seconds"] < SOLVE_GOAL_SECONDS * levels and result["mb"] < SOLVE_GOAL_MB
+        return "ok" if fast else "OVER"
     codes = {part.split(" x")[0] for part in str(result["outcome"]).split(", ")}
     if size > MB:
         return "refused by size" if codes & SIZE_CODES else "walked (over 1 MB)"
@@ -350,9 +410,13 @@ def main() -> int:
     parser.add_argument("--only", default="", help="run the cases whose name holds this")
     parser.add_argument("--quick", action="store_true", help="skip inputs over 8 MB")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--solver-child", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(*args.child)
+        return 0
+    if args.solver_child:
+        solver_child(args.solver_child[0], args.solver_child[1:])
         return 0
     print(f"{'case':48} {'input':>9} {'wall':>8} {'cpu':>7} {'memory':>8}  verdict / outcome")
     with tempfile.TemporaryDirectory() as tmp:
@@ -391,6 +455,13 @@ def main() -> int:
                 with tempfile.TemporaryDirectory() as own:
                     outcome = run(name, kind, b"", Path(own))["outcome"]
                 print(f"{name[:48]:48} {'':>35}  {outcome}")
+        for name, build, command in SOLVER_CASES:
+            if args.only not in name:
+                continue
+            doc = build()
+            data = json.dumps(doc).encode("utf-8")
+            result = run(name, "pack", data, folder, command)
+            _report(name, "pack", data, result, levels=len(doc["levels"]))
     return 0
 
 
@@ -415,14 +486,21 @@ def _report_39(name: str, kind: str, made: bytes | tuple[bytes, bytes], folder: 
 
 
 def _report(
-    name: str, kind: str, data: bytes, result: dict[str, Any], *, json_size: int | None = None
+    name: str,
+    kind: str,
+    data: bytes,
+    result: dict[str, Any],
+    *,
+    json_size: int | None = None,
+    levels: int = 0,
 ) -> None:
     size = json_size if json_size is not None else len(data)
     shown = f"{len(data) / 1024:,.0f} KB" if len(data) < 10 * MB else f"{len(data) / MB:,.0f} MB"
+    width = 150 if levels else 70  # the solver's one-line budget message, whole
     print(
         f"{name[:48]:48} {shown:>9} {result['seconds']:7.2f}s {result['cpu']:6.2f}s "
         f"{result['mb']:6.0f}MB  "
-        f"{verdict(size, result)}: {str(result['outcome'])[:70]}"
+        f"{verdict(size, result, levels)}: {str(result['outcome'])[:width]}"
     )
     sys.stdout.flush()
 

@@ -13,7 +13,12 @@ wall time would.
    levels (22, 36, 45, 76, 82 and 112 in list order: those whose breadth-first
    search needs the most positions), the first 200,000 expansions, for the
    compact path and for the baseline. Goals: at least 100,000 per second, and at
-   least 100 times the baseline.
+   least 100 times the baseline. ``--against TREE`` compares the compact path
+   with another source tree of the project (an older commit: ``git worktree add``
+   or ``git archive``), each search in a fresh process, the two trees in turns
+   (``--rounds`` times a level), and prints the median rate of each and their
+   ratio: how much a change costs (issue 36: the lower bound and the memory
+   budget, goal under 3%).
 2. **best-first**: the same levels with ``strategy="best-first"`` for up to 40,000
    expansions, with the incremental estimate (``engine.solve.estimate``: each
    child's ``h`` from its parent's node, updated where the turn changed the key)
@@ -25,7 +30,8 @@ wall time would.
    ceiling any estimate could reach, turns and queue included, and ``at most``
    is that ceiling over the baseline. Goal: at least 2 times faster.
 3. **memory**: bytes per kept position, breadth-first, each in a fresh process:
-   peak RSS growth divided by the positions kept. The constructed 8x8 room (ten
+   peak RSS growth divided by the positions kept, and beside it what the search
+   itself counts against its memory budget (``SolveResult.memory``). The constructed 8x8 room (ten
    pushable rocks, no WIN) near one million positions (goal: at most 64), and the
    corpus levels whose search keeps at least 50,000 positions within 300,000
    expansions (goal: at most 100 each; smaller searches are too small to measure).
@@ -33,13 +39,17 @@ wall time would.
    and compared with the human one; how many are proved shortest. Goal: the
    whole corpus in under 60 s.
 5. **prove** (``--prove``): breadth-first on every corpus level with a 60 s
-   limit each. Goal: all 113 proved shortest, each within 60 s.
+   limit each. Goal: all 113 proved shortest, each within 60 s. A level not
+   proved prints the lower bound its search reached. ``--save-shortest FILE``
+   writes the proved lengths (``tests/data/keke/shortest.json``, which the
+   lower-bound tests hold the solver's bounds against).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -67,6 +77,7 @@ CORPUS_MEMORY_EXPANSIONS, CORPUS_MEMORY_MINIMUM = 300_000, 50_000
 # CORPUS_MEMORY_EXPANSIONS expansions (found by running every level once)
 MEMORY_LEVELS = (16, 17, 22, 36, 40, 44, 45, 46, 54, 60, 76, 82, 86, 104, 107, 112)
 PROOF_SECONDS = 60.0
+PROOF_MEMORY = 4 * 2**30  # a proof may keep more than the default budget allows
 ROOM = [
     "BABA IS YOU . . . . .",
     *[". rock . . rock . . ."] * 5,
@@ -85,6 +96,56 @@ def timed(call: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:
     began = time.process_time()
     out = call(*args, **kwargs)
     return out, time.process_time() - began
+
+
+def speed_child(tree: str, n: int) -> None:
+    """One breadth-first search of level ``n`` with the engine of ``tree``: its CPU rate."""
+    code = (
+        "import sys, time, json; sys.path.insert(0, sys.argv[1]); import engine; "
+        "from tests.support import keke_corpus, keke_level; "
+        "level = engine.load_level(keke_level(keke_corpus()['levels'][int(sys.argv[2]) - 1])); "
+        "engine.solve(level, max_states=10); t = time.process_time(); "
+        "r = engine.solve(level, max_states=int(sys.argv[3])); "
+        "print(json.dumps(r.states / (time.process_time() - t)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, tree, str(n), str(COMPACT_STATES)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tree,
+    )
+    print(done.stdout.strip())
+
+
+def against(tree: str, rounds: int) -> dict[str, float]:
+    print(f"1. breadth-first expansions per CPU second: this tree vs {tree}")
+    print(f"   (each search in a fresh process, the trees in turns, {rounds} rounds; medians)")
+    print(f"   {'level':<14}{'this/s':>10}{'other/s':>10}{'ratio':>8}")
+
+    def rate(root: Path | str, n: int) -> float:
+        done = subprocess.run(
+            [sys.executable, __file__, "--speed-child", str(root), str(n)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return float(done.stdout.strip().splitlines()[-1])
+
+    ratios = []
+    for n in HEAVIEST:
+        mine, theirs = [], []
+        for _ in range(rounds):
+            mine.append(rate(ROOT, n))
+            theirs.append(rate(tree, n))
+        ratio = statistics.median(mine) / statistics.median(theirs)
+        ratios.append(ratio)
+        print(
+            f"   {n:>3} {corpus_level(n).id:<10}{statistics.median(mine):>10,.0f}"
+            f"{statistics.median(theirs):>10,.0f}{ratio:>8.3f}"
+        )
+    print(f"   geometric mean ratio {statistics.geometric_mean(ratios):.3f} (goal: above 0.97)")
+    return {"against": statistics.geometric_mean(ratios)}
 
 
 def speed() -> dict[str, float]:
@@ -216,7 +277,7 @@ def memory() -> dict[str, float]:
     per_room = room["rss"] / room["visited"]
     print(
         f"   room 8x8, 10 rocks: {room['visited']:,.0f} kept, {per_room:.1f} bytes each"
-        " (goal: at most 64)"
+        f" (goal: at most 64); counted {room['counted'] / room['visited']:.1f}"
     )
     worst = 0.0
     for n in MEMORY_LEVELS:
@@ -224,7 +285,8 @@ def memory() -> dict[str, float]:
         per = found["rss"] / found["visited"]
         worst = max(worst, per)
         print(
-            f"   {n:>3} {corpus_level(n).id:<10}{found['visited']:>10,.0f} kept, {per:.1f} bytes each"
+            f"   {n:>3} {corpus_level(n).id:<10}{found['visited']:>10,.0f} kept, {per:.1f} bytes each;"
+            f" counted {found['counted'] / found['visited']:.1f}"
         )
     print(f"   corpus worst {worst:.1f} bytes (goal: at most 100 on every level)")
     return {"room": per_room, "corpus_memory": worst}
@@ -246,7 +308,11 @@ def memory_child(which: str, expansions: int) -> None:
     engine.solve(level, max_states=10)  # warm imports and caches outside the measure
     before = peak_rss()
     result = engine.solve(level, max_states=expansions)
-    print(json.dumps({"visited": result.visited, "rss": peak_rss() - before}))
+    print(
+        json.dumps(
+            {"visited": result.visited, "rss": peak_rss() - before, "counted": result.memory}
+        )
+    )
 
 
 def corpus() -> dict[str, float]:
@@ -273,22 +339,25 @@ def corpus() -> dict[str, float]:
     return {"corpus": total if not failures else float("inf"), "auto_proved": proved}
 
 
-def prove() -> dict[str, float]:
+def prove(save: str | None = None) -> dict[str, float]:
     print(f"5. every corpus level by breadth-first, at most {PROOF_SECONDS:.0f} s each")
     records = keke_corpus()["levels"]
     proved, slowest, total = 0, (0.0, ""), 0.0
     missing = []
+    lengths: dict[str, int] = {}
     for n, record in enumerate(records, start=1):
         level = engine.load_level(keke_level(record))
-        result = engine.solve(level, timeout=PROOF_SECONDS, max_states=10**9)
+        result = engine.solve(level, timeout=PROOF_SECONDS, max_states=10**9, memory=PROOF_MEMORY)
         total += result.seconds
         if result.shortest:
             proved += 1
+            lengths[level.id] = result.length
             slowest = max(slowest, (result.seconds, f"{n} {level.id}"))
         else:
             missing.append(
-                f"{n} {level.id}: {result.status} after {result.states:,} expansions, "
-                f"{result.visited:,} kept (human solution {len(record['solution'])} moves)"
+                f"{n} {level.id}: {result.status} ({result.stopped_by}) after "
+                f"{result.states:,} expansions, {result.visited:,} kept; shortest at least "
+                f"{result.lower_bound} (human solution {len(record['solution'])} moves)"
             )
     print(
         f"   {proved}/{len(records)} proved shortest; slowest proof {slowest[1]} ({slowest[0]:.1f} s)"
@@ -296,6 +365,15 @@ def prove() -> dict[str, float]:
     for line in missing:
         print(f"   NOT PROVED {line}")
     print(f"   total {total:.0f} s (goal: all {len(records)}, each within {PROOF_SECONDS:.0f} s)")
+    if save is not None:
+        about = (
+            "Proved shortest solution lengths of the corpus levels whose breadth-first search "
+            "finishes (engine.solve, strategy bfs, no state limit). Made with "
+            "bench/bench_solver.py --prove --save-shortest."
+        )
+        document = {"about": about, "shortest": lengths}
+        Path(save).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        print(f"   {len(lengths)} proved lengths written to {save}")
     return {"proved": proved}
 
 
@@ -305,10 +383,17 @@ def main() -> int:
     )
     parser.add_argument("--only", help=f"comma-separated parts of {', '.join(PARTS)}")
     parser.add_argument("--prove", action="store_true", help="also run part 5 (minutes)")
+    parser.add_argument("--against", metavar="TREE", help="part 1 against another source tree")
+    parser.add_argument("--rounds", type=int, default=3, help="--against: searches a level")
+    parser.add_argument("--save-shortest", metavar="FILE", help="part 5: write proved lengths")
     parser.add_argument("--memory-child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--speed-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
         memory_child(args.memory_child[0], int(args.memory_child[1]))
+        return 0
+    if args.speed_child:
+        speed_child(args.speed_child[0], int(args.speed_child[1]))
         return 0
     parts = args.only.split(",") if args.only else [*PARTS[:4], *(["prove"] if args.prove else [])]
     unknown = set(parts) - set(PARTS)
@@ -316,7 +401,9 @@ def main() -> int:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     began = time.perf_counter()
     runs = {"speed": speed, "best-first": best_first, "memory": memory, "corpus": corpus}
-    runs["prove"] = prove
+    runs["prove"] = lambda: prove(args.save_shortest)
+    if args.against:
+        runs["speed"] = lambda: against(args.against, args.rounds)
     found: dict[str, float] = {}
     for part in PARTS:
         if part in parts:

@@ -160,7 +160,9 @@ class MainWindow(QMainWindow):
         self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
         self.verifier.hold_while(self._file_or_check_busy)
         self.level_list.show_statuses(self.verifier)
-        self.solver_panel = SolverPanel(self.session, self.verifier, self.play_view, self.look)
+        self.solver_panel = SolverPanel(
+            self.session, self.verifier, self.play_view, self.look, store=self.settings
+        )
         self.move_zero = MoveZeroFollower(self.session, self.analysis, self)
         self.automata_panel = AutomataPanel(self.session, self.move_zero, self.canvas)
         self.frail_panel = FrailPanel(self.session, self.move_zero, self.dialogs, self.canvas)

@@ -20,6 +20,8 @@ THEMES = ("light", "dark", "contrast")
 DEFAULT_SOUND_VOLUME = 75
 #: The volumes View ▸ Sound Volume offers, in percent.
 SOUND_VOLUMES = (25, 50, 75, 100)
+DEFAULT_CHECK_SECONDS = 60  # the pack check's time budget a level, as rulegrid verify's
+MAX_CHECK_SECONDS = 24 * 3600
 #: ``"<sha256> <folder>"`` entries: a folder's pack.py is trusted while it has that content.
 _TRUSTED_KEY = "files/trusted_modules"
 #: The Problems check's work budget for replaying intended solutions (no dialog yet).
@@ -223,6 +225,20 @@ class EditorSettings:
     @lint_budget.setter
     def lint_budget(self, value: int) -> None:
         self._store.setValue(_LINT_BUDGET_KEY, max(1, int(value)))
+
+    # ------------------------------------------------------------------ solver
+    @property
+    def check_seconds(self) -> int:
+        """The pack check's time budget for each level's search, in seconds."""
+        try:
+            value = int(str(self._store.value("solver/check_seconds", DEFAULT_CHECK_SECONDS)))
+        except ValueError:
+            return DEFAULT_CHECK_SECONDS
+        return max(1, min(MAX_CHECK_SECONDS, value))
+
+    @check_seconds.setter
+    def check_seconds(self, value: int) -> None:
+        self._store.setValue("solver/check_seconds", max(1, min(MAX_CHECK_SECONDS, int(value))))
 
 
 def _as_bool(value: object) -> bool:

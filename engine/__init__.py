@@ -72,7 +72,16 @@ from engine.play.replay import SolutionCheck, check_solution, format_moves, pars
 from engine.play.work import WorkBudget, WorkBudgetError
 from engine.rules import Rule
 from engine.share.codec import ShareError
-from engine.solve.search import SolveProgress, SolveResult, SolveStatus, Strategy, solve
+from engine.solve.search import (
+    SolveBudget,
+    SolveProgress,
+    SolveResult,
+    SolveStatus,
+    Strategy,
+    default_memory_budget,
+    format_bytes,
+    solve,
+)
 from engine.solve.verify import (
     LevelVerdict,
     VerdictStatus,
@@ -131,6 +140,7 @@ __all__ = [
     "RuleHint",
     "ShareError",
     "SolutionCheck",
+    "SolveBudget",
     "SolveProgress",
     "SolveResult",
     "SolveStatus",
@@ -155,10 +165,12 @@ __all__ = [
     "check_pack_sizes",
     "check_solution",
     "declared_nouns",
+    "default_memory_budget",
     "default_noun_color",
     "dump_pack",
     "dump_pack_chunks",
     "export_keke",
+    "format_bytes",
     "format_moves",
     "import_keke",
     "leaves_chains",

@@ -73,6 +73,8 @@ def window_on(path: Path, folder: Path) -> MainWindow:
     window.resize(1360, 860)
     window.show()
     docks = window.docks
+    for other in ("validation", "stackInspector", "automata", "frail"):
+        docks[other].hide()  # these pictures are about the solver: room for the curve
     docks["solver"].raise_()
     window.resizeDocks([docks["levelList"], docks["palette"]], [430, 330], Qt.Orientation.Vertical)
     window.resizeDocks([docks["solver"], docks["levelList"]], [330, 300], Qt.Orientation.Horizontal)
@@ -111,7 +113,7 @@ def main() -> int:
 
         # 2. The level list with every status, and 3. the panel mid-solve.
         window = window_on(demo_pack(folder), folder)
-        window.verifier.settings = engine.VerifySettings(max_states=30_000)
+        window.verifier.set_settings(engine.VerifySettings(max_states=30_000))
         settle(app, 60, lambda: not window.verifier.busy())
         level = window.pack.levels[4]
         window.session.set_level(level)

@@ -1,12 +1,17 @@
 """``solverPanel``: solve the current level off the UI thread, and see the pack check.
 
 ``actionSolve`` (Ctrl+R) solves the current level in a worker process
-(:class:`~editor.tasks.solve.SolveRunner`) with the panel's options — shortest
-(breadth-first) or fast (best-first), and the budget in states — showing live
-progress (states, depth, rate) and a Cancel that is honoured at once. The result
-says status, length, states and time; the properties ``status`` and ``moves``
-follow docs/contract.md section 7. A result remembers the level as it was solved and turns
-*stale* as soon as the level differs (an undo back to it makes it fresh again).
+(:class:`~editor.tasks.solve.SolveRunner`, at the editor's own priority, its worker
+started before the first Solve) with the panel's options — shortest (breadth-first)
+or fast (best-first), and the budget: states, seconds and memory — showing live
+progress (states, depth, what is proved, the rate per CPU second of the worker) and
+a Cancel that is honoured at once. The result says status, length, states and
+time, and what is proved: a search stopped by its budget says "no solution in 30
+moves or fewer" and which budget to raise; what earlier searches of the same
+content proved (the panel's own, the pack check's) is combined with it. The
+properties ``status`` and ``moves`` follow docs/contract.md section 7. A result remembers the
+level as it was solved and turns *stale* as soon as the level differs (an undo back
+to it makes it fresh again).
 
 A solution plays on the board through a :class:`SolutionPlayer` — the play view's
 playback (play, pause, step, scrub) — and "Use as intended solution" stores it as
@@ -18,6 +23,7 @@ each level's last solve; a solve keeps running when the author looks elsewhere.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Protocol
 
 from PySide6.QtCore import Property, Qt, QTimer, Signal
@@ -42,6 +48,7 @@ from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.panels.solver_check import LevelCheckView, PackCurveBox
 from editor.panels.solver_outcome import SolveOutcome, describe, solve_content
+from editor.settings import EditorSettings
 from editor.tasks.solve import SolveRunner
 from editor.tasks.solve_pack import PackVerifier
 from editor.views.look import Look
@@ -58,6 +65,10 @@ STRATEGIES = (
     ("Fast (best-first)", engine.Strategy.BEST_FIRST),
 )
 DEFAULT_BUDGET = 1_000_000
+DEFAULT_SECONDS = 60  # as rulegrid solve; 0 is "no limit"
+MIB = 2**20
+#: After the window is built, the solver's worker is started (not during the first paint).
+WARM_DELAY_MS = 1_500
 
 
 class SolverPanel(QWidget):
@@ -74,7 +85,10 @@ class SolverPanel(QWidget):
         look: Look,
         runner: SolveRunner | None = None,
         parent: QWidget | None = None,
+        *,
+        store: EditorSettings | None = None,
     ) -> None:
+        """``store`` keeps the pack check's time budget between sessions."""
         super().__init__(parent)
         self.setObjectName("solverPanel")
         self.setAccessibleName("solverPanel")
@@ -83,6 +97,7 @@ class SolverPanel(QWidget):
         self.player = player
         self.look = look
         self.runner = runner if runner is not None else SolveRunner(parent=self)
+        self.store = store
         self._outcomes: dict[LevelDocument, SolveOutcome] = {}
         self._running: LevelDocument | None = None
         self._level_links = Connections()
@@ -99,6 +114,7 @@ class SolverPanel(QWidget):
         session.pack_changed.connect(self._on_session_pack_changed)
         look.changed.connect(self._on_look_changed)
         self._on_session_level_changed(session.level)
+        QTimer.singleShot(WARM_DELAY_MS, self, self.runner.warm)
 
     def shutdown(self) -> None:
         """Stop the solver's worker (the window is closing)."""
@@ -148,9 +164,21 @@ class SolverPanel(QWidget):
             return
         strategy = engine.Strategy(self.strategy.currentData())
         budget = self.budget.value()
-        self._outcomes[level] = SolveOutcome(strategy, budget, solve_content(level))
+        seconds = float(self.seconds.value()) or None
+        memory = self.memory.value() * MIB
+        content = solve_content(level)
+        outcome = SolveOutcome(strategy, budget, content, seconds=seconds, memory=memory)
+        earlier = self._outcomes.get(level)
+        if earlier is not None and earlier.content == content:
+            outcome.learn(earlier.lower_bound(), earlier.best())
+        status = self.verifier.status(level)
+        if status is not None and status.state == "done" and status.verdict is not None:
+            verdict = status.verdict  # about the level as it is: the same content
+            d = verdict.difficulty
+            outcome.learn(verdict.lower_bound, None if d is None else d.length)
+        self._outcomes[level] = outcome
         self._running = level
-        self.runner.start(level.to_data(), strategy, budget)
+        self.runner.start(level.to_data(), strategy, budget, seconds, memory)
         self._refresh()
 
     def cancel(self) -> None:
@@ -204,6 +232,28 @@ class SolverPanel(QWidget):
         self.budget.setGroupSeparatorShown(True)
         self.budget.setSuffix(" states")
         self.budget.setToolTip("Give up after expanding this many positions")
+        self.seconds = QSpinBox(self)
+        self.seconds.setObjectName("solverSeconds")
+        self.seconds.setAccessibleName("solverSeconds")
+        self.seconds.setRange(0, 24 * 3600)
+        self.seconds.setSingleStep(30)
+        self.seconds.setValue(DEFAULT_SECONDS)
+        self.seconds.setSuffix(" s")
+        self.seconds.setSpecialValueText("no limit")
+        self.seconds.setToolTip("Give up after this many seconds (0: no limit)")
+        self.memory = QSpinBox(self)
+        self.memory.setObjectName("solverMemory")
+        self.memory.setAccessibleName("solverMemory")
+        self.memory.setRange(16, 1 << 20)
+        self.memory.setSingleStep(256)
+        self.memory.setValue(max(16, engine.default_memory_budget() // MIB))
+        self.memory.setGroupSeparatorShown(True)
+        self.memory.setSuffix(" MiB")
+        self.memory.setToolTip(
+            "Give up when the search holds this much memory (default: a quarter of the "
+            "memory available, at most 768 MiB). Each move of search depth needs about "
+            "twice the memory of the one before."
+        )
         self.progress = QProgressBar(self)
         self.progress.setObjectName("solverProgressBar")
         self.progress.setTextVisible(False)
@@ -233,6 +283,10 @@ class SolverPanel(QWidget):
         self.use_button.clicked.connect(self.use_as_intended)
         self.check_view = LevelCheckView(self.look.theme, self)
         self.check_view.play_shortcut.connect(lambda moves: self._play(moves, "Shortcut"))
+        if self.store is not None:
+            self.check_view.check_seconds.setValue(self.store.check_seconds)
+        self._on_check_seconds_changed(self.check_view.check_seconds.value())
+        self.check_view.check_seconds.valueChanged.connect(self._on_check_seconds_changed)
         self.curve_box = PackCurveBox(self.verifier, self.look.theme, self)
         self.curve_box.curve.level_clicked.connect(self._on_curve_level_clicked)
 
@@ -244,6 +298,8 @@ class SolverPanel(QWidget):
         options.setContentsMargins(0, 0, 0, 0)
         options.addRow("Search", self.strategy)
         options.addRow("Budget", self.budget)
+        options.addRow("Time", self.seconds)
+        options.addRow("Memory", self.memory)
         actions = QHBoxLayout()
         actions.addWidget(self.play_button)
         actions.addWidget(self.use_button)
@@ -342,6 +398,14 @@ class SolverPanel(QWidget):
         self.curve_box.curve.set_theme(self.look.theme)
         self._refresh_check()
 
+    def _on_check_seconds_changed(self, seconds: int) -> None:
+        """The pack check's time budget: every level is checked under it (stopped ones again)."""
+        if self.store is not None:
+            self.store.check_seconds = seconds
+        settings = self.verifier.settings
+        if settings.timeout != float(seconds):
+            self.verifier.set_settings(replace(settings, timeout=float(seconds)))
+
     def _on_curve_level_clicked(self, index: int) -> None:
         pack = self.session.pack
         if pack is not None and 0 <= index < pack.level_count():
@@ -382,7 +446,10 @@ class SolverPanel(QWidget):
 
 
 _LABELS = {
-    "solverProgress": ("Solver progress", "States searched, depth and rate while a solve runs"),
+    "solverProgress": (
+        "Solver progress",
+        "States searched, depth, what is proved and the rate per CPU second while a solve runs",
+    ),
     "solverResult": ("Solver result", "The outcome of the last solve of this level"),
     "solverDetails": ("Solver details", "Length, states searched and time of the last solve"),
     "solverMoves": ("Solution moves", "The solution found, as U, D, L and R moves"),

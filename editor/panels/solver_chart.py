@@ -4,6 +4,11 @@ One bar per level, coloured by its verified status; the measure is the solution'
 length, the positions the solver needed (log scale) or the rule changes along the
 solution. A level without a measure yet (checking, unsolvable, unknown) gets a
 short grey stub. Clicking a bar opens that level.
+
+Lengths show what is proved: a length not proved shortest is solid up to the
+solver's lower bound and pale above it (the shortest lies somewhere in the pale
+part), and a level with no solution known but a bound ("no solution in 30 moves or
+fewer") is an outlined bar up to the bound, open above.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ class CurvePoint:
     rule_changes: int | None
     text: str  # the status sentence, for the tooltip
     current: bool
+    lower_bound: int | None = None  # proved, when the length is not: shortest >= this
 
     def value(self, measure: str) -> float | None:
         if measure == "states":
@@ -117,6 +123,8 @@ class PackCurve(QWidget):
         painter.drawLine(plot.bottomLeft(), plot.bottomRight())
         values = [p.value(self._measure) for p in self._points]
         top = max((v for v in values if v is not None), default=0.0)
+        if self._measure == "length":  # an unknown level's bound is a height too
+            top = max([top, *(float(p.lower_bound or 0) for p in self._points)])
         painter.setPen(muted)
         small = painter.font()
         small.setPointSizeF(max(6.5, small.pointSizeF() * 0.8))
@@ -139,6 +147,7 @@ class PackCurve(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         for index, (point, value) in enumerate(zip(self._points, values, strict=True)):
             slot = self._bar(index)
+            bound = point.lower_bound if self._measure == "length" else None
             if value is None:
                 height = 3.0
                 color = QColor(muted)
@@ -149,8 +158,12 @@ class PackCurve(QWidget):
                 color.setAlpha(110)
             bar = QRectF(slot.left(), slot.bottom() - height, slot.width(), height)
             painter.setPen(Qt.PenStyle.NoPen)
+            if bound is not None and bound > 1 and ceiling:
+                self._paint_bound(painter, slot, bar, value, bound / ceiling, point.kind)
+                bar = QRectF()  # painted
             painter.setBrush(color)
-            painter.drawRoundedRect(bar, 1.5, 1.5)
+            if not bar.isNull():
+                painter.drawRoundedRect(bar, 1.5, 1.5)
             if point.current:
                 painter.setPen(QPen(QColor(theme.highlight), 2))
                 painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -162,6 +175,34 @@ class PackCurve(QWidget):
                     int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop),
                     str(index + 1),
                 )
+
+    def _paint_bound(
+        self,
+        painter: QPainter,
+        slot: QRectF,
+        bar: QRectF,
+        value: float | None,
+        share: float,
+        kind: str,
+    ) -> None:
+        """A length above a proved bound: solid up to the bound, pale (or open) above it."""
+        color = status_color(kind if value is not None else "unknown", self._theme)
+        proved = min(slot.height(), max(2.0, slot.height() * share))
+        known = QRectF(slot.left(), slot.bottom() - proved, slot.width(), proved)
+        if value is not None:  # solved: the shortest lies between the bound and the length
+            pale = QColor(color)
+            pale.setAlpha(70)
+            painter.setBrush(pale)
+            painter.drawRoundedRect(bar, 1.5, 1.5)
+            painter.setBrush(color)
+            painter.drawRoundedRect(known, 1.5, 1.5)
+            return
+        pale = QColor(color)  # no solution known: at least this long, open above
+        pale.setAlpha(45)
+        painter.setBrush(pale)
+        painter.setPen(QPen(color, 1, Qt.PenStyle.DashLine))
+        painter.drawRect(known.adjusted(0.5, 0.5, -0.5, 0))
+        painter.setPen(Qt.PenStyle.NoPen)
 
     # ------------------------------------------------------------------- input
     def mousePressEvent(self, event: QMouseEvent) -> None:

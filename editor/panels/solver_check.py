@@ -17,12 +17,15 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+import engine
 from editor.documents.level import LevelDocument
 from editor.panels.solver_chart import MEASURES, CurvePoint, PackCurve
+from editor.settings import DEFAULT_CHECK_SECONDS, MAX_CHECK_SECONDS
 from editor.tasks.solve_pack import LevelStatus, PackVerifier
 from editor.views.theme import Theme
 from editor.views.verdict_style import STATUS_MEANINGS, status_color
@@ -42,19 +45,40 @@ class LevelCheckView(QGroupBox):
         self.intended = _label("solverCheckIntended")
         self.shortcut = _label("solverCheckShortcut")
         self.difficulty = _label("solverCheckDifficulty")
+        self.hint = _label("solverCheckHint")
         self.play_button = QPushButton("Play shortcut", self)
         self.play_button.setObjectName("solverPlayShortcut")
         self.play_button.setToolTip("Play the shorter solution the solver found on the board")
         self.play_button.clicked.connect(lambda: self.play_shortcut.emit(self._shortcut))
+        # the pack check's time budget for each level (the setting its messages name)
+        self.check_seconds = QSpinBox(self)
+        self.check_seconds.setObjectName("solverCheckSeconds")
+        self.check_seconds.setAccessibleName("Pack check time budget")
+        self.check_seconds.setAccessibleDescription("Seconds the pack check searches each level")
+        self.check_seconds.setRange(1, MAX_CHECK_SECONDS)
+        self.check_seconds.setSingleStep(30)
+        self.check_seconds.setValue(DEFAULT_CHECK_SECONDS)
+        self.check_seconds.setSuffix(" s a level")
+        self.check_seconds.setKeyboardTracking(False)  # one change when typing ends
+        self.check_seconds.setToolTip(
+            "How long the background check searches each level before it says "
+            "'unknown within budget'. Raising it checks again the levels it stopped."
+        )
         row = QHBoxLayout()
         row.addWidget(self.shortcut, 1)
         row.addWidget(self.play_button)
+        budget = QHBoxLayout()
+        budget.addWidget(QLabel("Time budget", self))
+        budget.addWidget(self.check_seconds)
+        budget.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setSpacing(3)
         layout.addWidget(self.status)
         layout.addWidget(self.intended)
         layout.addLayout(row)
         layout.addWidget(self.difficulty)
+        layout.addWidget(self.hint)
+        layout.addLayout(budget)
         self.show_status(None, None)
 
     def set_theme(self, theme: Theme) -> None:
@@ -65,7 +89,7 @@ class LevelCheckView(QGroupBox):
             status = LevelStatus("checking")  # just added: the verifier has not seen it yet
         if level is None or status is None:
             self.status.setText("No level")
-            for label in (self.intended, self.shortcut, self.difficulty):
+            for label in (self.intended, self.shortcut, self.difficulty, self.hint):
                 label.setText("")
             self.play_button.setVisible(False)
             return
@@ -94,12 +118,21 @@ class LevelCheckView(QGroupBox):
             self.shortcut.setText("")
         self.shortcut.setVisible(bool(self._shortcut))
         self.play_button.setVisible(bool(self._shortcut))
+        stopped = verdict.stopped_by_budget if verdict is not None else None
+        open_ended = verdict is not None and verdict.words not in ("proved shortest", "broken")
+        self.hint.setText(HINTS.get(stopped or "", "") if open_ended else "")
+        self.hint.setVisible(bool(self.hint.text()))
         d = verdict.difficulty if verdict is not None else None
+        bound = (verdict.lower_bound or 0) if verdict is not None else 0
         if d is None:
-            self.difficulty.setText("Difficulty: not measured yet" if verdict is None else "")
+            open_ = verdict is not None and verdict.status == "unknown"
+            known = f"Difficulty: at least {bound} moves" if open_ and bound > 1 else ""
+            self.difficulty.setText("Difficulty: not measured yet" if verdict is None else known)
         else:
             states = "—" if d.states is None else f"{d.states:,} states"
-            proof = ", shortest" if d.shortest else ""
+            proof = (
+                ", shortest" if d.shortest else f", shortest at least {bound}" if bound > 1 else ""
+            )
             rules = "rule change" if d.rule_changes == 1 else "rule changes"
             self.difficulty.setText(
                 f"Difficulty: {d.length} moves{proof} · {states} · {d.rule_changes} {rules}"
@@ -157,6 +190,9 @@ class PackCurveBox(QGroupBox):
         for level, status in self._verifier.statuses():
             verdict = status.verdict if status.state == "done" else None
             d = verdict.difficulty if verdict is not None else None
+            # a bound says something where the shortest length is open: not unsolvable
+            open_ = verdict is not None and verdict.status in (UNKNOWN, SOLVED, BROKEN, SHORTCUT)
+            bound = verdict.lower_bound if open_ and verdict is not None else None
             points.append(
                 CurvePoint(
                     level.title or level.level_id,
@@ -166,15 +202,26 @@ class PackCurveBox(QGroupBox):
                     None if d is None else d.rule_changes,
                     status.long_text(),
                     level is current,
+                    None if d is not None and d.shortest else bound,
                 )
             )
         self.curve.set_points(points)
 
 
+#: What to raise when a budget stopped the pack check of a level.
+HINTS = {
+    "timeout": "Raise the time budget below to check it longer.",
+    "memory": "Solve it above with more Memory to search further.",
+    "max-states": "Solve it above with a larger Budget to search further.",
+}
+UNKNOWN, SOLVED = engine.VerdictStatus.UNKNOWN, engine.VerdictStatus.SOLVED
+BROKEN, SHORTCUT = engine.VerdictStatus.BROKEN, engine.VerdictStatus.SHORTCUT
+
 _LABELS = {
     "solverCheckIntended": ("Intended solution check", "Whether the stored solution still wins"),
     "solverCheckShortcut": ("Pack check", "This level's verified status in the pack"),
     "solverCheckDifficulty": ("Difficulty", "Solution length, states and rule changes"),
+    "solverCheckHint": ("Budget hint", "Which budget to raise when one stopped the check"),
 }
 
 

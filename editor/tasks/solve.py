@@ -14,6 +14,14 @@ while it has work: idle workers wait in a process-wide host, the way
 Qt's global thread pool keeps threads, so the next job or the next
 window's pool reuses them; workers left at exit are terminated.
 
+Priorities: a pool's workers run at its ``niceness`` over the editor's. The pack
+check's pool runs at the lowest priority (:data:`~editor.tasks.solve_worker.NICENESS`),
+the solver panel's at the editor's own (a solve the author asked for and waits on
+must not share a core's leftovers with the background check). A process cannot
+raise its priority again, so idle workers are kept per niceness. The panel's pool
+starts a worker before the first Solve (:meth:`SolverPool.warm`): spawning one and
+loading the engine takes a second or more, and it was the panel's "starting…".
+
 Cancel is cooperative and quick (a shared integer the solver reads before every
 expansion, so well under 100 ms); a worker that does not answer within
 :data:`KILL_AFTER` seconds, or that dies, is terminated and replaced, and its job
@@ -40,7 +48,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 import engine
-from editor.tasks.solve_worker import serve
+from editor.tasks.solve_worker import FOREGROUND, NICENESS, serve
 
 KILL_AFTER = 2.0  # seconds a cancelled job may take to stop before its worker is replaced
 POLL_MS = 15  # how often the pipes are read while jobs run
@@ -63,14 +71,18 @@ class _Job:
 
 
 class _Worker:
-    """One spawned process, its end of the pipe, and its cancel number."""
+    """One spawned process, its end of the pipe, its cancel number and its niceness."""
 
-    def __init__(self) -> None:
+    def __init__(self, niceness: int = NICENESS) -> None:
         context = multiprocessing.get_context("spawn")
+        self.niceness = niceness
         self.conn, child = context.Pipe(duplex=True)
         self.cancel_up_to = context.RawValue("q", 0)
         self.process: SpawnProcess = context.Process(
-            target=serve, args=(child, self.cancel_up_to), daemon=True, name="rulegrid-solver"
+            target=serve,
+            args=(child, self.cancel_up_to, niceness),
+            daemon=True,
+            name="rulegrid-solver",
         )
         self.process.start()
         child.close()
@@ -113,9 +125,8 @@ class _Host:
     def __init__(self) -> None:
         self.idle: list[_Worker] = []
 
-    def acquire(self) -> _Worker:
-        while self.idle:
-            worker = self.idle.pop()
+    def acquire(self, niceness: int = NICENESS) -> _Worker:
+        while worker := self._take(niceness):
             try:
                 worker.messages()  # nothing is expected: an idle worker says nothing
             except (EOFError, OSError):
@@ -125,7 +136,26 @@ class _Host:
             if worker.process.is_alive():
                 return worker
             worker.reap()
-        return _Worker()
+        return _Worker(niceness)
+
+    def _take(self, niceness: int) -> _Worker | None:
+        for place in range(len(self.idle) - 1, -1, -1):
+            if self.idle[place].niceness == niceness:
+                return self.idle.pop(place)
+        return None
+
+    def warm(self, niceness: int) -> None:
+        """Start a worker of ``niceness`` to wait idle, unless one already does.
+
+        When the host is full, the idle worker kept longest makes room.
+        """
+        if any(w.niceness == niceness for w in self.idle):
+            return
+        if len(self.idle) >= MAX_KEPT:
+            oldest = self.idle.pop(0)
+            oldest.signal_stop()
+            oldest.reap()
+        self.release(_Worker(niceness))
 
     def release(self, worker: _Worker) -> None:
         if worker.job is None and worker.process.is_alive() and len(self.idle) < MAX_KEPT:
@@ -173,13 +203,22 @@ class SolverPool(QObject):
     """Runs solve and verify jobs on up to ``size`` worker processes.
 
     ``spare`` more workers may run urgent jobs only, so an urgent job never
-    waits behind long ones.
+    waits behind long ones. Workers run at ``niceness`` over the editor (default
+    the lowest priority, for background work).
     """
 
-    def __init__(self, size: int, parent: QObject | None = None, *, spare: int = 0) -> None:
+    def __init__(
+        self,
+        size: int,
+        parent: QObject | None = None,
+        *,
+        spare: int = 0,
+        niceness: int = NICENESS,
+    ) -> None:
         super().__init__(parent)
         self.size = max(1, size)
         self.spare = spare
+        self.niceness = niceness
         self.jobs_started = 0  # jobs handed to a worker (tests count them)
         self._queue: deque[_Job] = deque()
         self._workers: list[_Worker] = []
@@ -237,6 +276,11 @@ class SolverPool(QObject):
     def worker_pids(self) -> list[int]:
         return [w.process.pid for w in self._workers if w.process.pid is not None]
 
+    def warm(self) -> None:
+        """Have a worker of this pool's priority started and waiting for the first job."""
+        if not self._workers:
+            _HOST.warm(self.niceness)
+
     def shutdown(self) -> None:
         """Stop every job now; idle workers are kept for the next pool, busy ones end."""
         self._timer.stop()
@@ -252,7 +296,7 @@ class SolverPool(QObject):
                 break
             worker = next((w for w in self._workers if w.job is None), None)
             if worker is None:
-                worker = _HOST.acquire()
+                worker = _HOST.acquire(self.niceness)
                 self._workers.append(worker)
             self._queue.popleft()
             try:
@@ -325,8 +369,9 @@ class SolverPool(QObject):
 class SolveRunner(QObject):
     """The solver panel's solve: one at a time, with progress and cancel.
 
-    ``started``, then ``progressed(SolveProgress)`` a few times a second, then one of
-    ``finished(SolveResult)``, ``cancelled()`` or ``failed(str)``.
+    ``started``, then ``progressed(SolveProgress)`` a few times a second (the first
+    as the search begins), then one of ``finished(SolveResult)``, ``cancelled()``
+    or ``failed(str)``. Its worker runs at the editor's priority.
     """
 
     started = Signal()
@@ -337,19 +382,34 @@ class SolveRunner(QObject):
 
     def __init__(self, pool: SolverPool | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.pool = pool if pool is not None else SolverPool(1, self)
+        self.pool = pool if pool is not None else SolverPool(1, self, niceness=FOREGROUND)
         self._job: int | None = None
 
     @property
     def running(self) -> bool:
         return self._job is not None
 
-    def start(self, level: dict[str, Any], strategy: engine.Strategy, max_states: int) -> None:
-        """Solve ``level`` (a level document, captured now); a running solve is cancelled."""
+    def warm(self) -> None:
+        """Start the worker now, so the first Solve is answered at once."""
+        self.pool.warm()
+
+    def start(
+        self,
+        level: dict[str, Any],
+        strategy: engine.Strategy,
+        max_states: int,
+        seconds: float | None = None,
+        memory: int | None = None,
+    ) -> None:
+        """Solve ``level`` (a level document, captured now); a running solve is cancelled.
+
+        ``seconds`` and ``memory`` are the search's budget (``None``: no time limit,
+        the default memory share).
+        """
         self.cancel(quiet=True)
         self._job = self.pool.submit(
             "solve",
-            (level, str(strategy), max_states),
+            (level, str(strategy), max_states, seconds, memory),
             on_done=self._on_done,
             on_failed=self._on_failed,
             on_progress=self.progressed.emit,

@@ -42,6 +42,8 @@ SLICE_MS = 4.0  # with a level's first paint in the same pass, still under 16 ms
 MIN_SLICE_MS = 1.0
 #: How often a held verifier looks again whether the file operation has ended.
 HELD_RETRY_MS = 100
+#: Budgets whose stop depends on the machine (and its load): such verdicts are not cached.
+_MACHINE_BOUND = ("timeout", "memory")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,12 @@ class LevelStatus:
         return "stale" if self.state == "stale" else "checking"
 
     def short_text(self) -> str:
-        """A few characters for the level list: "✓ 8" (proved shortest), "✓ ≤12", "✗ move 7"."""
+        """A few characters for the level list.
+
+        "✓ 8" (proved shortest), "✓ 31–51" (solved in 51, the shortest is at least
+        31), "✓ ≤12" (solved, nothing proved), "unknown ≥31" (no solution in 30 moves
+        or fewer), "✗ move 7" (broken), "17 < 19" (shortcut).
+        """
         kind = self.kind
         verdict = self.verdict if self.state == "done" else None
         if kind == "broken":
@@ -82,11 +89,16 @@ class LevelStatus:
             return "✗ not won"
         if verdict is None:
             return {"checking": "checking…"}.get(kind, kind)
+        bound = verdict.lower_bound or 0
         if kind == "solved" and verdict.difficulty is not None:
             d = verdict.difficulty
-            return f"✓ {d.length}" if d.shortest else f"✓ ≤{d.length}"
+            if d.shortest:
+                return f"✓ {d.length}"
+            return f"✓ {bound}–{d.length}" if bound > 1 else f"✓ ≤{d.length}"
         if kind == "shortcut" and verdict.shortcut is not None and verdict.intended is not None:
             return f"{len(verdict.shortcut)} < {verdict.intended.played}"
+        if kind == "unknown" and bound > 1:
+            return f"unknown ≥{bound}"
         return kind
 
     def long_text(self) -> str:
@@ -120,8 +132,12 @@ class PackVerifier(QObject):
         super().__init__(parent)
         self.session = session
         self.cache = cache
-        self.settings = settings if settings is not None else engine.VerifySettings()
-        self.pool = SolverPool(jobs if jobs is not None else background_workers(), self, spare=1)
+        workers = jobs if jobs is not None else background_workers()
+        if settings is None:
+            # the memory this machine can give shared by the checks and the panel's solve
+            settings = engine.VerifySettings(memory=engine.default_memory_budget(workers + 2))
+        self.settings = settings
+        self.pool = SolverPool(workers, self, spare=1)
         self._pack: PackDocument | None = None
         # A level's entry is made the first time it is needed (the pack says which
         # levels are in it), and the levels of a new pack become "to key" in the
@@ -171,6 +187,25 @@ class PackVerifier(QObject):
         if entry is None and self._pack is not None and self._pack.has_level(level):
             entry = self._entries[level] = _Entry()  # in the pack, not needed until now
         return entry
+
+    def set_settings(self, settings: engine.VerifySettings) -> None:
+        """Check every level again under ``settings`` (an author changed the budget).
+
+        Verdicts the budget did not stop keep their keys' answers (the cache and the
+        entries answer them at once); those a time or memory budget stopped are
+        checked again, since a larger budget may now decide them.
+        """
+        if settings == self.settings:
+            return
+        self.settings = settings
+        self.pool.cancel_all()
+        for level, entry in self._entries.items():
+            entry.job, entry.job_key, entry.dirty = None, None, True
+            solved = entry.verdict.solve if entry.verdict is not None else None
+            if solved is not None and solved.stopped_by in _MACHINE_BOUND:
+                entry.verdict_key = None
+            self._dirty[level] = None
+        self._next_slice(0)
 
     def shutdown(self) -> None:
         self._delay.stop()
@@ -342,8 +377,8 @@ class PackVerifier(QObject):
             self.status_changed.emit(level)
 
     def _on_job_done(self, level: LevelDocument, key: str, verdict: engine.LevelVerdict) -> None:
-        if verdict.solve is None or verdict.solve.stopped_by != "timeout":
-            self.cache.put(key, verdict)  # a timeout depends on the machine: never kept
+        if verdict.solve is None or verdict.solve.stopped_by not in _MACHINE_BOUND:
+            self.cache.put(key, verdict)  # time and memory depend on the machine: never kept
         entry = self._entry(level)
         if entry is None or entry.job_key != key:
             return

@@ -24,9 +24,9 @@ STATUS_COLORS = {
 
 #: What each status word means, for tooltips and the docs.
 STATUS_MEANINGS = {
-    "solved": "a solution is known and no shorter one was found",
+    "solved": "proved shortest, or solved with the shortest at least the proved bound",
     "unsolvable": "the solver searched every reachable position: no solution",
-    "unknown": "the solver hit its budget before finding a solution",
+    "unknown": "unknown within budget: no solution found before a budget stopped the search",
     "broken": "the intended solution no longer wins",
     "shortcut": "the solver won in fewer moves than the intended solution",
     "invalid": "the level does not load",

@@ -5,6 +5,13 @@ it, one table row per level and a summary. ``--json`` prints one JSON object per
 level instead (one per line). While a level is being solved and standard error is
 a terminal, a progress line there shows states expanded against ``--max-states``.
 
+Every level's search has a budget: ``--max-states`` positions expanded,
+``--seconds`` (default 60; ``none`` for no limit) and ``--memory`` bytes (default
+a quarter of the memory available, at most 768 MiB). A search stopped by one
+reports what it proved ("no solution in 30 moves or fewer") and says on standard
+error, in one line naming the pack and the level, which budget stopped it and
+the option that raises it.
+
 Exit 0 when every level was solved, 3 when some level is unsolvable or hit a
 limit, 1 for bad input (an invalid pack, an unknown level), 2 for wrong usage.
 """
@@ -13,15 +20,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any, TextIO
 
 from engine.cli.common import open_playable
 from engine.model import Level
-from engine.solve.search import DEFAULT_MAX_STATES, SolveProgress, SolveResult, Strategy, solve
+from engine.solve.search import (
+    DEFAULT_MAX_STATES,
+    SolveBudget,
+    SolveProgress,
+    SolveResult,
+    Strategy,
+    default_memory_budget,
+    solve,
+)
+from engine.solve.verify import DEFAULT_SECONDS, no_solution_words
 
 NOT_ALL_SOLVED = 3
 _BAR = 24
+#: The option that raises each budget, by what ``stopped_by`` calls it.
+RAISE_WITH = {"max-states": "--max-states", "timeout": "--seconds", "memory": "--memory"}
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 
 
 def register(sub: Any) -> None:
@@ -35,16 +55,7 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "level", nargs="?", help="level id or 1-based number (default: every level)"
     )
-    parser.add_argument(
-        "--timeout", type=_seconds, metavar="S", help="give up on a level after S seconds"
-    )
-    parser.add_argument(
-        "--max-states",
-        type=_count,
-        default=DEFAULT_MAX_STATES,
-        metavar="N",
-        help=f"give up on a level after expanding N positions (default {DEFAULT_MAX_STATES:,})",
-    )
+    add_budget_arguments(parser)
     parser.add_argument(
         "--strategy",
         choices=[s.value for s in Strategy],
@@ -57,7 +68,37 @@ def register(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _seconds(text: str) -> float:
+def add_budget_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--max-states``, ``--seconds`` (alias ``--timeout``) and ``--memory``: one budget."""
+    parser.add_argument(
+        "--max-states",
+        type=_count,
+        default=DEFAULT_MAX_STATES,
+        metavar="N",
+        help=f"give up on a level after expanding N positions (default {DEFAULT_MAX_STATES:,})",
+    )
+    parser.add_argument(
+        "--seconds",
+        "--timeout",
+        dest="timeout",
+        type=_seconds,
+        default=DEFAULT_SECONDS,
+        metavar="S",
+        help=f"give up on a level after S seconds (default {DEFAULT_SECONDS:g}; 'none': no limit)",
+    )
+    parser.add_argument(
+        "--memory",
+        type=_size,
+        default=None,
+        metavar="SIZE",
+        help="give up on a level when its search holds SIZE bytes (512M, 2G; default a quarter "
+        "of the memory available, at most 768 MiB, shared by the jobs)",
+    )
+
+
+def _seconds(text: str) -> float | None:
+    if text.strip().lower() == "none":
+        return None
     try:
         value = float(text)
     except ValueError:
@@ -65,6 +106,19 @@ def _seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError("the timeout must be more than 0 seconds")
     return value
+
+
+def _size(text: str) -> int:
+    """Bytes from "512M", "2G", "1.5GiB", "800000000" (K, M, G, T are powers of 1,024)."""
+    found = _SIZE.match(text.replace("_", "").replace(",", ""))
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size (write bytes, or a number with K, M, G or T: 512M, 2G)"
+        )
+    value = float(found.group(1)) * 1024 ** " kmgt".index(found.group(2).lower() or " ")
+    if value < 1 or value > 2**60:
+        raise argparse.ArgumentTypeError(f"{text!r}: a memory budget is 1 byte to 1 EiB")
+    return int(value)
 
 
 def _count(text: str) -> int:
@@ -77,10 +131,27 @@ def _count(text: str) -> int:
     return value
 
 
+def budget_of(args: argparse.Namespace, searches: int = 1) -> SolveBudget:
+    """The budget the options give, the default memory share made explicit."""
+    memory = args.memory if args.memory is not None else default_memory_budget(searches)
+    return SolveBudget(args.max_states, args.timeout, memory)
+
+
+def budget_line(where: str, result: SolveResult, budget: SolveBudget) -> str | None:
+    """One line for a search a budget stopped: where, which budget, what is known, the option."""
+    option = RAISE_WITH.get(result.stopped_by or "")
+    if result.status != "limit" or option is None:
+        return None
+    return (
+        f"{where}: {budget.stop_text(result)}; {no_solution_words(result)} (raise it with {option})"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     pack = open_playable(args.pack, trust=args.trust)
     levels = [pack.find(args.level)] if args.level is not None else list(pack.levels)
     pack.warn()
+    budget = budget_of(args)
     results: list[tuple[Level, SolveResult]] = []
     table = not args.json and args.level is None
     if table:
@@ -89,8 +160,11 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
     for level in levels:
-        result = _solve(level, args)
+        result = _solve(level, args, budget)
         results.append((level, result))
+        line = budget_line(f'{args.pack} (level "{level.id}")', result, budget)
+        if line is not None:
+            print(line, file=sys.stderr, flush=True)
         if args.json:
             print(
                 json.dumps({"level": level.id, **result.to_dict()}, ensure_ascii=False), flush=True
@@ -104,13 +178,14 @@ def run(args: argparse.Namespace) -> int:
     return 0 if all(r.status == "solved" for _, r in results) else NOT_ALL_SOLVED
 
 
-def _solve(level: Level, args: argparse.Namespace) -> SolveResult:
+def _solve(level: Level, args: argparse.Namespace, budget: SolveBudget) -> SolveResult:
     bar = _ProgressLine(sys.stderr, level.id, args.max_states) if sys.stderr.isatty() else None
     try:
         return solve(
             level,
-            max_states=args.max_states,
-            timeout=args.timeout,
+            max_states=budget.max_states,
+            timeout=budget.seconds,
+            memory=budget.memory,
             strategy=args.strategy,
             progress=bar.show if bar is not None else None,
         )
@@ -120,12 +195,19 @@ def _solve(level: Level, args: argparse.Namespace) -> SolveResult:
 
 
 def _print_one(level: Level, result: SolveResult) -> None:
-    length = f"{result.length}" + (" (shortest)" if result.shortest else "")
+    if result.status != "solved":
+        length = f"at least {result.lower_bound}" if result.lower_bound > 1 else "-"
+    elif result.shortest:
+        length = f"{result.length} (shortest)"
+    elif result.lower_bound > 1:
+        length = f"{result.length} (shortest is at least {result.lower_bound})"
+    else:
+        length = f"{result.length} (not proved shortest)"
     lines = [
         ("level", level.id),
         ("status", str(result.status) + (f" ({result.stopped_by})" if result.stopped_by else "")),
         ("moves", result.moves if result.status == "solved" else "-"),
-        ("length", length if result.status == "solved" else "-"),
+        ("length", length if result.status != "unsolvable" else "-"),
         ("states", f"{result.states:,}"),
         ("time", f"{result.seconds:.2f} s"),
         ("strategy", str(result.strategy)),
@@ -146,10 +228,14 @@ def _row(*cells: str, width: int) -> str:
 def _table_row(level: Level, result: SolveResult, width: int) -> str:
     solved = result.status == "solved"
     strategy = str(result.strategy) + (" (shortest)" if result.shortest else "")
+    if solved:
+        length = str(result.length)
+    else:  # what the search proved: no solution shorter than this
+        length = f"≥{result.lower_bound}" if result.status == "limit" else "-"
     return _row(
         level.id,
         str(result.status),
-        str(result.length) if solved else "-",
+        length,
         f"{result.states:,}",
         f"{result.seconds:.2f}s",
         strategy if solved else (result.stopped_by or "-"),

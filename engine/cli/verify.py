@@ -7,6 +7,13 @@ solution (none shorter than the intended one) or proves there is none. ``--jobs 
 workers; ``--jobs 1`` runs them here, one after another. Rows come out in pack order; while levels run and
 standard error is a terminal, a progress line there counts them.
 
+Each level's search has the budget of ``rulegrid solve`` (``--max-states``,
+``--seconds``, default 60, and ``--memory``, whose default share of the available
+memory is divided among the jobs). The detail column says what is known in the
+words the editor uses (proved shortest; solved, shortest at least N; unknown
+within budget ...); each level a budget stopped gets one line on standard error
+naming the budget and the option that raises it.
+
 Exit 0 when no level fails, 3 when some level's status is one of ``--fail-on``
 (default: unsolvable, unknown, broken, shortcut), 1 for bad input (an invalid
 pack), 2 for wrong usage.
@@ -30,13 +37,14 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TextIO, cast
 
 from engine.cli.common import open_pack
-from engine.cli.solve import _count, _seconds
+from engine.cli.solve import _count, add_budget_arguments, budget_line, budget_of
 from engine.model import Level
-from engine.solve.search import DEFAULT_MAX_STATES, Strategy
+from engine.solve.search import Strategy
 from engine.solve.verify import FAILING, LevelVerdict, VerdictStatus, VerifySettings, verify_level
 
 SOME_FAILED = 3
 _BEAT = 0.5  # seconds between progress-line refreshes
+_BUDGET_LINES = 20  # levels stopped by a budget named one by one; the rest are counted
 _CHOICES = ("unsolvable", "unknown", "broken", "shortcut")
 
 
@@ -62,16 +70,7 @@ def register(sub: Any) -> None:
         default=Strategy.AUTO.value,
         help="the solver's strategy (default auto: shortest on a budget, then best-first)",
     )
-    parser.add_argument(
-        "--max-states",
-        type=_count,
-        default=DEFAULT_MAX_STATES,
-        metavar="N",
-        help=f"give up on a level after expanding N positions (default {DEFAULT_MAX_STATES:,})",
-    )
-    parser.add_argument(
-        "--timeout", type=_seconds, metavar="S", help="give up on a level after S seconds"
-    )
+    add_budget_arguments(parser)
     parser.add_argument(
         "--fail-on",
         type=_failing,
@@ -246,9 +245,12 @@ class _Runner:
 
 def run(args: argparse.Namespace) -> int:
     pack = open_pack(args.pack, trust=args.trust)
-    settings = VerifySettings(Strategy(args.strategy), args.max_states, args.timeout)
     levels = list(pack.levels)
     jobs = args.jobs if args.jobs is not None else default_jobs()
+    budget = budget_of(args, searches=max(1, min(jobs, len(levels))))
+    settings = VerifySettings(
+        Strategy(args.strategy), budget.max_states, budget.seconds, budget.memory
+    )
     began = time.perf_counter()
     width = max(5, *(len(level.id) for level in levels)) if levels else 5
     table = _Table(sys.stdout, levels, width) if not args.json else None
@@ -293,6 +295,19 @@ def run(args: argparse.Namespace) -> int:
             "failing": failing,
         }
         print(json.dumps(report, indent=2, ensure_ascii=False))
+    stopped = [
+        said
+        for lv, v in zip(levels, verdicts, strict=True)
+        if v.solve is not None
+        and (said := budget_line(f'{args.pack} (level "{lv.id}")', v.solve, budget)) is not None
+    ]
+    for said in stopped[:_BUDGET_LINES]:
+        print(said, file=sys.stderr)
+    if len(stopped) > _BUDGET_LINES:
+        print(
+            f"… and {len(stopped) - _BUDGET_LINES} more level(s) stopped by a budget",
+            file=sys.stderr,
+        )
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no levels"
     verdict_line = f"{len(failing)} failing" if failing else "release-ready"
     print(

@@ -17,6 +17,13 @@ The verdict's ``status`` is the one an author must look at first, in this order:
 * ``solved``: a solution is known (the solver's, or the intended one when the
   solver ran out of budget first), and no shorter one was found.
 
+:attr:`LevelVerdict.words` says the same in the words an author reads in the
+command, the solver panel and the level list alike: *proved shortest*, *solved,
+shortest at least N* (the solver's proved lower bound), *unsolvable*, *unknown
+within budget*, *broken*, *shortcut* (and *invalid*). A search stopped by a
+budget names it ("stopped at the time budget of 60 s"), so the author knows
+which one to raise.
+
 Difficulty is measured on the solution found (the solver's, else the intended
 one): its length, the positions the solver expanded to find it (to *prove* it
 shortest when ``shortest`` is true) and the number of turns along it that change
@@ -47,6 +54,7 @@ from engine.play.replay import SolutionCheck, check_solution, replay
 from engine.solve.search import (
     DEFAULT_MAX_STATES,
     Cancel,
+    SolveBudget,
     SolveProgress,
     SolveResult,
     SolveStatus,
@@ -55,7 +63,12 @@ from engine.solve.search import (
 )
 
 #: Bump when a verdict's meaning or shape changes, so cached verdicts are not reused.
-VERIFY_FORMAT = 1
+VERIFY_FORMAT = 2
+#: Seconds a level's search may take by default (``rulegrid solve`` and ``verify``,
+#: the editor's pack check): with the level's setup, a default solve of any valid
+#: level ends within 90 s (issue 39). The Keke corpus's heaviest level needs about
+#: 17 s for the default 1,000,000 states, so the states bound a normal level first.
+DEFAULT_SECONDS = 60.0
 _UNKEYED = ("id", "title", "author")  # never change a verdict
 
 
@@ -78,22 +91,37 @@ FAILING = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class VerifySettings:
-    """The solver settings that change a verdict (so they are part of its key)."""
+    """The solver settings of a verification: strategy and budgets.
+
+    ``memory`` is the search's budget of bytes (``None``: the default share of the
+    memory available when it runs). It is not part of a verdict's key: a search
+    the budget did not stop answers the same under any budget, and a verdict it
+    stopped depends on the machine, so it is never cached (nor one stopped by the
+    time budget).
+    """
 
     strategy: Strategy = Strategy.AUTO
     max_states: int = DEFAULT_MAX_STATES
-    timeout: float | None = None
+    timeout: float | None = DEFAULT_SECONDS
+    memory: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "strategy", Strategy(self.strategy))
         if self.max_states < 1 or (self.timeout is not None and not self.timeout > 0):
             raise ValueError("max_states must be at least 1 and a timeout more than 0 seconds")
+        if self.memory is not None and self.memory < 1:
+            raise ValueError("a memory budget must be at least 1 byte")
+
+    @property
+    def budget(self) -> SolveBudget:
+        return SolveBudget(self.max_states, self.timeout, self.memory)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "strategy": str(self.strategy),
             "maxStates": self.max_states,
             "timeout": self.timeout,
+            "memory": self.memory,
         }
 
 
@@ -138,6 +166,29 @@ class LevelVerdict:
         """Stopped by ``cancel``: this verdict says nothing about the level."""
         return self.solve is not None and self.solve.stopped_by == "cancel"
 
+    @property
+    def lower_bound(self) -> int | None:
+        """Proved: every solution has at least this many moves (``None``: no search ran)."""
+        return None if self.solve is None else self.solve.lower_bound
+
+    @property
+    def stopped_by_budget(self) -> str | None:
+        """The budget that stopped the search: ``max-states``, ``timeout`` or ``memory``."""
+        stopped = None if self.solve is None else self.solve.stopped_by
+        return stopped if stopped in ("max-states", "timeout", "memory") else None
+
+    @property
+    def words(self) -> str:
+        """The status in the words every front end shows (see the module docstring)."""
+        status = self.status
+        if status is VerdictStatus.UNKNOWN:
+            return "unknown within budget"
+        if status is not VerdictStatus.SOLVED:
+            return str(status)
+        if self.difficulty is not None and self.difficulty.shortest:
+            return "proved shortest"
+        return solved_words(self.lower_bound or 0)
+
     def fails(self, failing: frozenset[VerdictStatus] = FAILING) -> bool:
         return self.status in failing
 
@@ -151,6 +202,8 @@ class LevelVerdict:
             "shortcut": self.shortcut,
             "difficulty": None if self.difficulty is None else self.difficulty.to_dict(),
             "settings": self.settings.to_dict(),
+            "words": self.words,
+            "lowerBound": self.lower_bound,
         }
 
     @classmethod
@@ -177,6 +230,7 @@ class LevelVerdict:
                 Strategy(settings["strategy"]),
                 int(settings["maxStates"]),
                 None if settings["timeout"] is None else float(settings["timeout"]),
+                None if settings.get("memory") is None else int(settings["memory"]),
             ),
         )
 
@@ -210,6 +264,7 @@ def verify_level(
         progress=progress,
         cancel=cancel,
         strategy=settings.strategy,
+        memory=settings.memory,
     )
     intended_length = None
     if intended is not None and intended.wins:
@@ -232,8 +287,10 @@ def verify_level(
         )
     elif intended is not None and intended_length is not None:
         moves = intended.moves[:intended_length]
+        # the search proved no shorter solution exists when it reached the intended length
+        proved = intended_length <= result.lower_bound
         difficulty = Difficulty(
-            intended_length, None, _rule_changes(loaded, moves), False, "intended"
+            intended_length, None, _rule_changes(loaded, moves), proved, "intended"
         )
     status, message = _judge(result, intended, intended_length, shortcut, settings)
     return LevelVerdict(status, message, result, intended, shortcut, difficulty, settings)
@@ -247,14 +304,30 @@ def verdict_key(level: Level | Mapping[str, Any], settings: VerifySettings) -> s
     """
     data = level.to_data() if isinstance(level, Level) else dict(level)
     content = {k: v for k, v in data.items() if k not in _UNKEYED}
+    keyed = {k: v for k, v in settings.to_dict().items() if k != "memory"}
     text = json.dumps(
-        [VERIFY_FORMAT, _engine_fingerprint(), settings.to_dict(), content],
+        [VERIFY_FORMAT, _engine_fingerprint(), keyed, content],
         sort_keys=True,
         separators=(",", ":"),
         ensure_ascii=False,
         default=str,
     )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def solved_words(lower_bound: int) -> str:
+    """A solved level whose shortest length is not proved, with what is."""
+    if lower_bound > 1:
+        return f"solved, shortest at least {lower_bound}"
+    return "solved, not proved shortest"
+
+
+def no_solution_words(result: SolveResult) -> str:
+    """What the search proved about short solutions: "no solution in 30 moves or fewer"."""
+    within = result.no_solution_within()
+    if within < 1:
+        return "no solution found"
+    return f"no solution in {within} move{'s' if within != 1 else ''} or fewer"
 
 
 def _judge(
@@ -277,24 +350,28 @@ def _judge(
             f"shortcut: {len(shortcut)} moves vs. intended {intended_length}",
         )
     if result.status is SolveStatus.SOLVED:
-        proof = "shortest" if result.shortest else "not proved shortest"
-        return VerdictStatus.SOLVED, f"solved in {result.length} moves ({proof})"
-    budget = _budget_text(result, settings)
+        if result.shortest:
+            return VerdictStatus.SOLVED, f"proved shortest: {_moves(result.length)}"
+        words = solved_words(result.lower_bound)
+        return VerdictStatus.SOLVED, f"{words}: {_moves(result.length)} found ({result.strategy})"
+    stop = settings.budget.stop_text(result)
     if intended_length is not None:
+        if intended_length <= result.lower_bound:
+            return (
+                VerdictStatus.SOLVED,
+                f"proved shortest: the intended {_moves(intended_length)} "
+                f"({no_solution_words(result)}; {stop})",
+            )
         return (
             VerdictStatus.SOLVED,
-            f"solved by the intended solution in {intended_length} moves; "
-            f"no shorter solution found within {budget}",
+            f"{solved_words(result.lower_bound)}: the intended solution wins in "
+            f"{_moves(intended_length)}; {no_solution_words(result)} ({stop})",
         )
-    return VerdictStatus.UNKNOWN, f"unknown: no solution found within {budget}"
+    return VerdictStatus.UNKNOWN, f"unknown within budget: {no_solution_words(result)} ({stop})"
 
 
-def _budget_text(result: SolveResult, settings: VerifySettings) -> str:
-    if result.stopped_by == "timeout" and settings.timeout is not None:
-        return f"{settings.timeout:g} s ({result.states:,} states)"
-    if result.stopped_by == "cancel":
-        return f"{result.states:,} states (cancelled)"
-    return f"{settings.max_states:,} states"
+def _moves(count: int) -> str:
+    return f"{count} move{'s' if count != 1 else ''}"
 
 
 def _rule_changes(level: Level, moves: str) -> int:
@@ -335,6 +412,8 @@ def _result_from_dict(data: Mapping[str, Any]) -> SolveResult:
         bool(data["shortest"]),
         None if stopped is None else str(stopped),
         int(data["visited"]),
+        int(data["lowerBound"]),
+        int(data["memory"]),
     )
 
 

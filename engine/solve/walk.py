@@ -39,6 +39,9 @@ _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _SEVERAL = -2  # more than one entity of a stacked cell can act
 _SURROGATES = 0xD800  # the first UTF-16 surrogate: cells below it decode one to a character
 _ORDERS_LIMIT = 1 << 11  # placements of several YOU objects whose orders are kept (~1 MB)
+# YOU objects over all kept placements: a level of 12,900 YOU objects kept 2,048
+# placements of 620 KB each (1.2 GB, issue 39); at 48 bytes a mover this is 6 MB
+_ORDERS_MOVERS = 1 << 17
 
 
 class Shortcut(Enum):
@@ -78,6 +81,7 @@ class WalkShortcut:
             self.rank[slot] = k
         self.behind = [[-p * codec.n for p in progress] for progress in grid.progress]
         self._orders: dict[tuple[int, ...], list[list[int]]] = {}
+        self._orders_movers = 0  # YOU objects over the placements in ``_orders``
 
     def finder(self, raw: bytes) -> Callable[[Any, int, int], int]:
         """``find(pattern, slot, end)``: the first slot from ``slot`` at the cell ``pattern``, or -1.
@@ -273,8 +277,10 @@ class WalkShortcut:
         found = self._orders.get(placed)
         if found is None:
             found = [self.front_first(movers, d, vector) for d in range(len(self.grid.step))]
-            if len(self._orders) >= _ORDERS_LIMIT:
+            self._orders_movers += len(movers)
+            if len(self._orders) >= _ORDERS_LIMIT or self._orders_movers > _ORDERS_MOVERS:
                 self._orders.clear()
+                self._orders_movers = len(movers)
             self._orders[placed] = found
         return found
 

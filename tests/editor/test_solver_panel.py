@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -114,10 +115,12 @@ def test_solve_shows_live_progress_and_cancel_stops_the_worker(
     qtbot.waitUntil(lambda: panel.last_progress is not None, timeout=WAIT)
     qtbot.waitUntil(lambda: panel.last_progress.states > 1_000, timeout=WAIT)
     report = panel.last_progress
-    rate = report.states / report.seconds
+    assert report.lower_bound == report.depth + 1  # breadth-first: the layers before
+    assert report.rate == report.states / report.cpu  # the worker's CPU time, not the wall
     assert panel.progress_label.text() == (
         f"{report.states:,} states · depth {report.depth} · {report.frontier:,} queued"
-        f" · {rate:,.0f} states/s"
+        f" · no solution in {report.depth} moves or fewer"
+        f" · {report.rate:,.0f} states per CPU second"
     )
     assert panel.progress.maximum() == 1_000_000
     assert panel.progress.value() == report.states
@@ -134,7 +137,7 @@ def test_solve_shows_live_progress_and_cancel_stops_the_worker(
     solve_current(qtbot, window)
     assert panel.property("status") == "solved"
     assert panel.property("moves") == "RRR"
-    assert panel.headline.text() == "Solved in 3 moves (shortest)"
+    assert panel.headline.text() == "Solved in 3 moves (proved shortest)"
     assert panel.details.text().endswith("· breadth-first")
     assert panel.moves_label.text() == "RRR"
     # Each level keeps its own last solve.
@@ -153,8 +156,56 @@ def test_fast_strategy_and_budget_are_used(
     assert panel.property("status") == "limit"
     assert panel.result is not None
     assert (panel.result.strategy, panel.result.states) == ("best-first", 2_000)
-    assert panel.headline.text() == "No solution within 2,000 states"
+    # best-first proves no bound of its own (the pack check's may be known by now)
+    assert panel.result.lower_bound == 1
+    known = panel._outcomes[window.level].known_bound
+    assert panel.headline.text() == (
+        f"No solution in {known - 1} moves or fewer" if known > 1 else "No solution found"
+    )
+    assert panel.details.text().startswith(
+        "stopped at the state budget of 2,000 states (raise Budget above) · 2,000 states · "
+    )
     assert panel.property("moves") == ""
+
+
+def test_a_breadth_first_bound_and_a_best_first_solution_combine(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    rocks = grid_level(
+        [
+            "BABA IS YOU . . .",
+            ". . . rock . .",
+            "baba . . rock . flag",
+            "ROCK IS PUSH . . .",
+            "FLAG IS WIN . . .",
+        ],
+        "rocks",
+    )
+    window = make_window(write_pack(tmp_path, rocks))
+    panel = window.solver_panel
+    panel.budget.setMinimum(1)  # the panel's least is 1,000: this search stops at 30
+    panel.budget.setValue(30)
+    solve_current(qtbot, window)
+    assert panel.property("status") == "limit"
+    assert panel.result is not None
+    bound = panel.result.lower_bound
+    assert bound > 1
+    assert panel.headline.text() == f"No solution in {bound - 1} moves or fewer"
+    assert panel.details.text().startswith(
+        "stopped at the state budget of 30 states (raise Budget above) · "
+    )
+    panel.strategy.setCurrentIndex(panel.strategy.findData("best-first"))
+    solve_current(qtbot, window)
+    assert panel.property("status") == "solved"
+    assert panel.result is not None
+    assert panel.result.shortest is False  # best-first alone proves nothing
+    length = panel.result.length
+    assert length >= bound
+    assert panel.headline.text() == (
+        f"Solved in {length} moves (proved shortest)"  # it reached the bound
+        if length == bound
+        else f"Solved in {length} moves, shortest is at least {bound}"
+    )
 
 
 def test_a_result_goes_stale_after_an_edit_and_fresh_again_on_undo(
@@ -252,7 +303,7 @@ def test_the_level_list_shows_each_levels_verified_status(
     assert walk.short_text() == "✓ 3"
     assert detour is not None
     assert detour.short_text() == "✓ 5"
-    assert detour.long_text() == "solved in 5 moves (shortest)"
+    assert detour.long_text() == "proved shortest: 5 moves"
     assert unsolvable is not None
     assert unsolvable.short_text() == "unsolvable"
     model = window.level_list.model
@@ -440,3 +491,120 @@ def test_added_duplicated_moved_and_deleted_levels_keep_their_verdicts_in_step(
         lambda: "none" not in kinds(window) and "checking" not in kinds(window), timeout=WAIT
     )
     assert not window.verifier.busy()
+
+
+# ------------------------------------ priorities, bounds and budgets (issue 36)
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+def test_the_authors_solve_runs_at_the_editors_priority_on_a_warm_worker(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    """The pack check keeps the lowest priority; the solve the author waits on does not."""
+    window = make_window(write_pack(tmp_path, ROOM))
+    panel = window.solver_panel
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    # the panel starts its worker before the first Solve, at the editor's priority
+    qtbot.waitUntil(lambda: bool(warm_pids(mine)), timeout=WAIT)
+    (warm,) = warm_pids(mine)
+    reports: list[engine.SolveProgress] = []
+    panel.runner.progressed.connect(reports.append)
+    trigger(window, "actionSolve")
+    assert panel.runner.pool.worker_pids() == [warm]  # no process to start: it was waiting
+    qtbot.waitUntil(lambda: bool(reports), timeout=WAIT)
+    assert reports[0].states == 0  # the first report comes as the search begins
+    qtbot.waitUntil(lambda: bool(window.verifier.pool.worker_pids()), timeout=WAIT)
+    for pid in window.verifier.pool.worker_pids():
+        assert os.getpriority(os.PRIO_PROCESS, pid) == 19
+    trigger(window, "actionCancelSolve")
+    qtbot.waitUntil(panel.runner.pool.idle, timeout=WAIT)
+
+
+def warm_pids(priority: int) -> list[int]:
+    found = []
+    for pid in kept_worker_pids():
+        try:
+            if os.getpriority(os.PRIO_PROCESS, pid) == priority:
+                found.append(pid)
+        except OSError:  # it ended meanwhile
+            pass
+    return found
+
+
+def test_the_list_curve_and_check_show_what_a_stopped_search_proved(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    stuck = grid_level(["baba . . . . flag", "BABA IS YOU . . ."], "stuck")
+    window = make_window(write_pack(tmp_path, DETOUR, stuck))
+    # a pack check of two states a level: it proves a little and stops
+    window.verifier.set_settings(engine.VerifySettings("bfs", max_states=2))
+    qtbot.waitUntil(
+        lambda: (
+            [getattr(status_of(window, r), "state", "") for r in range(2)] == ["done"] * 2
+            and kinds(window) == ["solved", "unknown"]
+        ),
+        timeout=WAIT,
+    )
+    detour, unknown = status_of(window, 0), status_of(window, 1)
+    assert detour is not None
+    assert unknown is not None
+    assert detour.verdict is not None
+    bound = detour.verdict.lower_bound
+    assert bound is not None
+    assert 1 < bound < 5
+    assert detour.short_text() == f"✓ {bound}–5"  # solved in 5, the shortest at least the bound
+    assert detour.long_text().startswith(f"solved, shortest at least {bound}: the intended ")
+    assert unknown.short_text() == "unknown ≥3"
+    assert unknown.long_text() == (
+        "unknown within budget: no solution in 2 moves or fewer "
+        "(stopped at the state budget of 2 states)"
+    )
+    window.docks["solver"].raise_()
+    curve = window.solver_panel.curve_box.curve
+    qtbot.waitUntil(lambda: [p.lower_bound for p in curve.points] == [bound, 3], timeout=WAIT)
+    assert [p.length for p in curve.points] == [5, None]
+    window.session.set_level(window.pack.levels[1])
+    difficulty = window.solver_panel.check_view.difficulty.text()
+    assert difficulty == "Difficulty: at least 3 moves"
+    hint = window.solver_panel.check_view.hint.text()
+    assert hint == "Solve it above with a larger Budget to search further."
+
+
+def test_the_pack_checks_time_budget_is_a_setting_that_checks_again(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path, settings: Any
+) -> None:
+    window = make_window(write_pack(tmp_path, WALK))
+    spin = window.solver_panel.check_view.check_seconds
+    assert spin.value() == 60
+    assert window.verifier.settings.timeout == 60.0
+    wait_for_kinds(qtbot, window, ["solved"])
+    submitted = window.verifier.jobs_submitted
+    spin.setValue(5)
+    assert settings.check_seconds == 5  # kept for the next session
+    assert window.verifier.settings.timeout == 5.0
+    wait_for_kinds(qtbot, window, ["solved"])
+    assert window.verifier.jobs_submitted == submitted + 1  # a new budget: a new key
+    window.close()
+    again = make_window(write_pack(tmp_path, WALK, name="other"))
+    assert again.solver_panel.check_view.check_seconds.value() == 5
+    assert again.verifier.settings.timeout == 5.0
+
+
+def test_a_verdict_a_budget_stopped_is_not_cached_and_a_larger_budget_checks_again(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    stuck = grid_level(["baba . . . . flag", "BABA IS YOU . . ."], "stuck")
+    window = make_window(write_pack(tmp_path, stuck))
+    verifier = window.verifier
+    verifier.set_settings(engine.VerifySettings("bfs", memory=1))  # not even the start fits
+    wait_for_kinds(qtbot, window, ["unknown"])
+    status = status_of(window, 0)
+    assert status is not None
+    assert status.verdict is not None
+    assert status.verdict.stopped_by_budget == "memory"
+    key = engine.verdict_key(window.pack.levels[0].to_data(), verifier.settings)
+    assert verifier.cache.get(key) is None  # it depends on the machine: never kept
+    submitted = verifier.jobs_submitted
+    verifier.set_settings(engine.VerifySettings("bfs"))  # the same key: memory is not in it
+    assert engine.verdict_key(window.pack.levels[0].to_data(), verifier.settings) == key
+    wait_for_kinds(qtbot, window, ["unsolvable"])
+    assert verifier.jobs_submitted == submitted + 1
+    assert verifier.cache.get(key) is not None

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import engine
+from bench.hostile_solve import rock_rooms
 from engine.cli import main
 from engine.cli import verify as verify_module
 from engine.cli.verify import _ProgressLine, _Runner
@@ -80,7 +81,10 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
     report = json.loads(capsys.readouterr().out)
     assert set(report) == {"pack", "settings", "failOn", "levels", "counts", "failing"}
     assert report["pack"] == "pack"
-    assert report["settings"] == {"strategy": "auto", "maxStates": 1_000_000, "timeout": None}
+    memory = report["settings"].pop("memory")  # the default share of this machine's memory
+    assert isinstance(memory, int)
+    assert 0 < memory <= 768 * 2**20
+    assert report["settings"] == {"strategy": "auto", "maxStates": 1_000_000, "timeout": 60.0}
     assert report["failOn"] == ["broken", "shortcut", "unknown", "unsolvable"]
     assert report["counts"] == {"broken": 1, "solved": 2}
     assert report["failing"] == ["bad"]
@@ -96,6 +100,8 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
             "intended",
             "shortcut",
             "difficulty",
+            "words",
+            "lowerBound",
         }
         assert set(row["solver"]) == {
             "status",
@@ -107,6 +113,8 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
             "shortest",
             "stoppedBy",
             "visited",
+            "lowerBound",
+            "memory",
         }
         assert set(row["difficulty"]) == {"length", "states", "ruleChanges", "shortest", "source"}
     good, bad, rule = report["levels"]
@@ -118,7 +126,8 @@ def test_json_report_shape(tmp_path: Path, capsys: Capture) -> None:
         "failedAt": None,
         "message": "wins in 3 moves",
     }
-    assert bad["status"] == "broken"
+    assert (good["words"], good["lowerBound"]) == ("proved shortest", 3)
+    assert bad["status"] == bad["words"] == "broken"
     assert bad["intended"]["failedAt"] == 1
     assert bad["message"] == "intended solution broken: move 1 (U) is blocked"
     assert rule["intended"] is None
@@ -219,3 +228,32 @@ def test_a_worker_that_dies_leaves_its_level_to_this_process(
 def without_seconds(record: dict[str, Any]) -> dict[str, Any]:
     record["solver"].pop("seconds")
     return record
+
+
+def test_every_level_stops_at_its_time_budget_and_says_which_option_raises_it(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    """Issue 39: a 30 KB, 4-level pack took ``rulegrid verify`` 11.6 CPU-minutes."""
+    pack = tmp_path / "rooms.json"
+    pack.write_text(json.dumps(rock_rooms()), encoding="utf-8")
+    assert verify(pack, "--seconds", "0.2") == 3
+    out, err = capsys.readouterr()
+    rows = [line.split(None, 6) for line in out.splitlines()[1:]]
+    assert [row[1:3] for row in rows] == [[f"room{n}", "unknown"] for n in range(1, 5)]
+    for row in rows:
+        assert row[6].startswith("unknown within budget: no solution in ")
+        assert "(stopped at the time budget of 0.2 s after " in row[6]
+    lines = err.splitlines()
+    assert len(lines) == 5  # one a level, then the summary
+    for n, line in enumerate(lines[:4], start=1):
+        assert line.startswith(f'{pack} (level "room{n}"): stopped at the time budget of 0.2 s')
+        assert line.endswith("(raise it with --seconds)")
+    assert lines[4].startswith("4 level(s): 4 unknown — 4 failing")
+
+
+def test_a_memory_budget_is_given_to_every_level(tmp_path: Path, capsys: Capture) -> None:
+    pack = write_pack(tmp_path, GOOD, STUCK)
+    assert verify(pack, "--memory", "1M", "--json") == 3
+    report = json.loads(capsys.readouterr().out)
+    assert report["settings"]["memory"] == 2**20
+    assert [row["words"] for row in report["levels"]] == ["proved shortest", "unsolvable"]

@@ -335,6 +335,7 @@ def test_result_record() -> None:
     record = result.to_dict()
     assert record["status"] == "solved"
     assert (record["moves"], record["length"], record["shortest"]) == ("R", 1, True)
+    assert record["lowerBound"] == 1  # a shortest solution is its own bound
     assert set(record) == {
         "status",
         "moves",
@@ -345,6 +346,8 @@ def test_result_record() -> None:
         "shortest",
         "stoppedBy",
         "visited",
+        "lowerBound",
+        "memory",
     }
 
 
@@ -379,7 +382,8 @@ def test_shortest_is_claimed_only_when_proved(
     status, length, _ = reference_bfs(level, cap=5_000)
     assert status != "limit"  # small boards: the reference always finishes
     assert (result.status, status, result.length) == ("solved", "solved", length)
-    assert result.strategy == Strategy.BFS  # only breadth-first proves
+    # breadth-first proves, and so does a proved lower bound the solution reaches
+    assert result.strategy == Strategy.BFS or result.length <= result.lower_bound
     assert length == 0 or wins(level, result.moves)
 
 
@@ -413,8 +417,8 @@ def test_a_cancel_is_honoured_while_the_position_table_grows(
     grew: list[int] = []
 
     class Growing(PositionTable):
-        def __init__(self, pause: Any = None) -> None:
-            super().__init__(pause)
+        def __init__(self, pause: Any = None, **budget: Any) -> None:
+            super().__init__(pause, **budget)
             self.hook = pause
 
         def add(self, key: int) -> int:

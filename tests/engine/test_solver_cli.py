@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine.cli import build_parser, main
 from engine.cli import solve as cli_solve
 from engine.cli.solve import _ProgressLine
+from engine.solve import search
 from engine.solve.search import SolveProgress
 from tests.support import PACKS_DIR, grid_level, pack_document
 
@@ -136,3 +137,90 @@ def test_progress_goes_to_a_terminal_only(
         assert err.endswith("\r\x1b[K")
     else:
         assert err == ""
+
+
+# ------------------------------------------------------- budgets (issues 36 and 39)
+ROOM = grid_level(
+    [
+        "BABA IS YOU . . . . .",
+        *[". rock . . rock . . ."] * 5,
+        "baba . . . . . . .",
+        "ROCK IS PUSH . . . . .",
+    ],
+    "room",
+)
+
+
+@pytest.mark.parametrize("command", ["solve", "verify"])
+def test_solve_and_verify_have_a_default_time_and_memory_budget(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: a default solve of a 446 KB level ran 355 s into 1.95 GB before it was killed."""
+    args = build_parser().parse_args([command, "pack.json"])
+    assert args.timeout == 60.0
+    assert args.max_states == 1_000_000
+    budget = cli_solve.budget_of(args)
+    assert budget.seconds == 60.0
+    assert 0 < budget.memory <= 768 * 2**20
+    monkeypatch.setattr(search, "available_memory", lambda: 2**30)
+    assert cli_solve.budget_of(args, searches=2).memory == 2**27  # a quarter, shared by two
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("512M", 512 * 2**20),
+        ("2G", 2 * 2**30),
+        ("1.5GiB", 3 * 2**29),
+        ("64kb", 65536),
+        ("900", 900),
+    ],
+)
+def test_memory_sizes(text: str, size: int) -> None:
+    assert build_parser().parse_args(["solve", "p.json", "--memory", text]).memory == size
+
+
+@pytest.mark.parametrize("args", [["--memory", "lots"], ["--memory", "0"], ["--seconds", "0"]])
+def test_bad_budgets_are_usage_errors(pack: Path, args: list[str], capsys: Capture) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", str(pack), *args])
+    assert stopped.value.code == 2
+
+
+def test_seconds_none_lifts_the_time_budget() -> None:
+    assert build_parser().parse_args(["solve", "p.json", "--seconds", "none"]).timeout is None
+
+
+def test_a_memory_budget_stops_a_level_with_one_located_line(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search, "_resident_bytes", lambda: None)  # the table's count alone
+    path = tmp_path / "room.json"
+    path.write_text(json.dumps(pack_document(ROOM, pack_id="rooms")), encoding="utf-8")
+    assert main(["solve", str(path), "--memory", "200K", "--json"]) == 3
+    out, err = capsys.readouterr()
+    record = json.loads(out)
+    assert (record["status"], record["stoppedBy"]) == ("limit", "memory")
+    assert 0 < record["memory"] <= 200 * 1024
+    bound = record["lowerBound"]
+    assert bound > 1
+    assert err.splitlines() == [
+        f'{path} (level "room"): stopped at the memory budget of 200 KiB after '
+        f"{record['states']:,} states; no solution in {bound - 1} moves or fewer "
+        "(raise it with --memory)"
+    ]
+
+
+def test_a_stopped_level_shows_its_bound(pack: Path, capsys: Capture) -> None:
+    assert main(["solve", str(pack), "stuck", "--max-states", "2"]) == 3
+    out, err = capsys.readouterr()
+    fields = {k: v.strip() for k, v in (line.split(":", 1) for line in out.splitlines())}
+    assert fields["status"] == "limit (max-states)"
+    assert fields["length"] == "at least 3"
+    assert err.strip().endswith(
+        "stopped at the state budget of 2 states; no solution in 2 moves or fewer "
+        "(raise it with --max-states)"
+    )
+    assert main(["solve", str(pack), "--max-states", "2"]) == 3
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[2].split()[:3] == ["stuck", "limit", "≥3"]

@@ -29,7 +29,8 @@ def level(rows: list[str], solution: str | None = None, **extra: Any) -> dict[st
 def test_an_intended_solution_of_the_shortest_length_is_solved_and_proved() -> None:
     verdict = engine.verify_level(level(WALK_ROWS, "RRR"))
     assert verdict.status == "solved"
-    assert verdict.message == "solved in 3 moves (shortest)"
+    assert verdict.message == "proved shortest: 3 moves"
+    assert (verdict.words, verdict.lower_bound) == ("proved shortest", 3)
     assert verdict.shortcut is None
     assert verdict.solve is not None
     assert verdict.solve.moves == "RRR"
@@ -96,7 +97,16 @@ def test_a_search_stopped_by_its_budget_is_unknown() -> None:
     settings = engine.VerifySettings(max_states=2)
     verdict = engine.verify_level(level(STUCK_ROWS), settings)
     assert verdict.status == "unknown"
-    assert verdict.message == "unknown: no solution found within 2 states"
+    # the start and its one child were expanded: no solution of up to two moves
+    assert verdict.message == (
+        "unknown within budget: no solution in 2 moves or fewer "
+        "(stopped at the state budget of 2 states)"
+    )
+    assert (verdict.words, verdict.lower_bound, verdict.stopped_by_budget) == (
+        "unknown within budget",
+        3,
+        "max-states",
+    )
     assert verdict.settings == settings
     assert verdict.difficulty is None
 
@@ -105,8 +115,10 @@ def test_a_budget_hit_with_a_winning_intended_solution_is_solved_by_it() -> None
     verdict = engine.verify_level(level(ROOM_ROWS, "DRRRU"), engine.VerifySettings(max_states=1))
     assert verdict.status == "solved"
     assert verdict.message == (
-        "solved by the intended solution in 5 moves; no shorter solution found within 1 states"
+        "solved, shortest at least 2: the intended solution wins in 5 moves; "
+        "no solution in 1 move or fewer (stopped at the state budget of 1 state)"
     )
+    assert verdict.words == "solved, shortest at least 2"
     assert verdict.difficulty is not None
     assert verdict.difficulty.to_dict() == {
         "length": 5,
@@ -121,7 +133,10 @@ def test_a_timeout_is_named_in_the_budget() -> None:
     settings = engine.VerifySettings(strategy="bfs", timeout=1e-9)
     verdict = engine.verify_level(level(STUCK_ROWS), settings)
     assert verdict.status == "unknown"
-    assert verdict.message.startswith("unknown: no solution found within 1e-09 s (")
+    assert verdict.message == (
+        "unknown within budget: no solution found (stopped at the time budget of 1e-09 s after 0 states)"
+    )
+    assert verdict.stopped_by_budget == "timeout"
 
 
 def test_difficulty_counts_the_turns_that_change_the_rules() -> None:
@@ -181,3 +196,51 @@ def test_settings_reject_an_empty_budget() -> None:
         engine.VerifySettings(max_states=0)
     with pytest.raises(ValueError, match="timeout"):
         engine.VerifySettings(timeout=0)
+
+
+# ------------------------------------------------ bounds and budgets (issue 36)
+def test_an_intended_solution_as_short_as_the_proved_bound_is_proved_shortest() -> None:
+    # the search stops inside the last layer: no solution of 2 moves, the intended has 3
+    capped = [
+        engine.verify_level(level(WALK_ROWS, "RRR"), engine.VerifySettings("bfs", cap))
+        for cap in range(1, 12)
+    ]
+    verdict = next(
+        v
+        for v in capped
+        if v.solve is not None and v.solve.status == "limit" and v.lower_bound == 3
+    )
+    assert verdict.status == "solved"
+    assert verdict.words == "proved shortest"
+    assert verdict.difficulty is not None
+    assert (verdict.difficulty.source, verdict.difficulty.shortest) == ("intended", True)
+    assert verdict.message.startswith(
+        "proved shortest: the intended 3 moves (no solution in 2 moves or fewer; stopped at "
+    )
+
+
+def test_the_memory_budget_is_named_and_is_not_part_of_the_key() -> None:
+    settings = engine.VerifySettings("bfs", memory=20_000)
+    room = level(
+        [
+            ". . . . . .",
+            ". rock . rock . .",
+            "baba . . . . .",
+            "BABA IS YOU . . .",
+            "ROCK IS PUSH . . .",
+        ]
+    )
+    verdict = engine.verify_level(room, settings)
+    assert (verdict.status, verdict.stopped_by_budget) == ("unknown", "memory")
+    assert "(stopped at the memory budget of 19.5 KiB after " in verdict.message
+    assert engine.verdict_key(room, settings) == engine.verdict_key(
+        room, engine.VerifySettings("bfs")
+    )
+    assert engine.VerifySettings().timeout == 60.0  # issue 39: a default time budget
+
+
+def test_a_verdict_stopped_by_a_budget_keeps_its_bound_in_its_record() -> None:
+    verdict = engine.verify_level(level(STUCK_ROWS), engine.VerifySettings(max_states=2))
+    record = verdict.to_dict()
+    assert (record["words"], record["lowerBound"]) == ("unknown within budget", 3)
+    assert engine.LevelVerdict.from_dict(record).lower_bound == 3
