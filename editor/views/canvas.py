@@ -271,6 +271,14 @@ class GridCanvas(QWidget):
             rect.height() * c,
         )
 
+    def board_rect(self) -> QRect:
+        """The whole board in widget pixels (empty without a level): marks that must not
+        cover it (a caption) go around it."""
+        level = self._level
+        if level is None:
+            return QRect()
+        return QRect(self._origin, QSize(level.width * self._cell, level.height * self._cell))
+
     def cell_center(self, pos: Pos) -> QPoint:
         return self.cell_rect(pos).center()
 
