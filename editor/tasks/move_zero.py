@@ -100,7 +100,11 @@ def preview(
 
 
 #: A level's own fields, as an author names them.
-LEVEL_FIELDS = {"id": "the level's id", "width": "the level's width", "height": "the level's height"}
+LEVEL_FIELDS = {
+    "id": "the level's id",
+    "width": "the level's width",
+    "height": "the level's height",
+}
 AUTOMATON_FIELDS = {
     "id": "id",
     "subject": "carrier",
