@@ -16,18 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
 import engine
-from editor.documents.level import LevelDocument
 from editor.documents.values import OBJECT, NounSpec, Pos, Stamp, signature
 from editor.views.look import Look
 from editor.views.stacking import authored_order, next_z, start_z
 from editor.views.theme import Theme
 from editor.views.tiles import TileRenderer
+
+if TYPE_CHECKING:  # not loaded to draw a picture from a file (``rulegrid-editor render``)
+    from editor.documents.level import LevelDocument
 
 #: Pixels of a cell at scale 1: the canvas's 100 %.
 BASE_CELL = 32
