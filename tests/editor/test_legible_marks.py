@@ -72,6 +72,7 @@ def test_every_shipped_noun_colour_and_word_kind_reads_at_4_5_to_1(qapp, theme: 
     stamps.append(Stamp(WORD, "NOBODY"))  # a noun word the pack does not style
     stamps += every_word_kind()
     assert failures(renderer, stamps) == []
+    assert contrast(theme.badge, theme.badge_text) >= MIN_CONTRAST  # the stack count
 
 
 def test_skull_and_wall_words_keep_their_hue_but_read_clearly(qapp) -> None:
