@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
@@ -22,6 +23,7 @@ from editor.views.pictures import Board, solution_of
 from editor.views.theme import LIGHT
 from tests.editor.play_driver import keys
 from tests.editor.window_driver import trigger
+from tests.support import grid_level
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = engine.load_pack(TUTORIAL_PACK)
@@ -215,25 +217,16 @@ def test_export_solution_animation_of_a_level_without_solution_asks_nothing(
 
 # ------------------------------------------------------------- stack order
 
-#: ROCK (id 3) lies on FLAG (id 5): the list says so, ascending ids would not. The
-#: editor writes such a level when an author moves a ROCK onto a later FLAG.
-STACKED = {
-    "id": "stacked",
-    "width": 6,
-    "height": 3,
-    "entities": [
-        {"id": 10, "kind": "word", "text": "BABA", "x": 0, "y": 0},
-        {"id": 11, "kind": "word", "text": "IS", "x": 1, "y": 0},
-        {"id": 12, "kind": "word", "text": "YOU", "x": 2, "y": 0},
-        {"id": 1, "kind": "object", "noun": "BABA", "x": 0, "y": 1},
-        {"id": 5, "kind": "object", "noun": "FLAG", "x": 3, "y": 1},
-        {"id": 3, "kind": "object", "noun": "ROCK", "x": 3, "y": 1},
-        {"id": 13, "kind": "word", "text": "FLAG", "x": 0, "y": 2},
-        {"id": 14, "kind": "word", "text": "IS", "x": 1, "y": 2},
-        {"id": 15, "kind": "word", "text": "WIN", "x": 2, "y": 2},
-    ],
-    "solution": "RRR",
-}
+
+def stacked_level() -> dict[str, Any]:
+    """ROCK lies on FLAG in the list, but has the smaller id: ascending ids would put
+    FLAG on top. The editor writes such a level when an author moves a ROCK onto a
+    FLAG placed later."""
+    rows = ["BABA IS YOU . . .", "baba . . flag+rock . .", "FLAG IS WIN . . ."]
+    level = grid_level(rows, "stacked", solution="RRR")
+    flag, rock = (e for e in level["entities"] if e.get("noun") in ("FLAG", "ROCK"))
+    flag["id"], rock["id"] = rock["id"], flag["id"]
+    return level
 
 
 def stacked_pack(tmp_path: Path) -> Path:
@@ -244,7 +237,7 @@ def stacked_pack(tmp_path: Path) -> Path:
     }
     pack = {"format": "rulegrid-pack", "version": 1, "id": "s", "title": "S", "nouns": nouns}
     path = tmp_path / "stacked.json"
-    path.write_text(json.dumps({**pack, "levels": [STACKED]}), encoding="utf-8")
+    path.write_text(json.dumps({**pack, "levels": [stacked_level()]}), encoding="utf-8")
     return path
 
 
