@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
 
 from editor.documents.values import OBJECT, Stamp, WordRole, word_role
@@ -51,6 +51,8 @@ class TileRenderer:
         self._drawn: dict[tuple[object, ...], QPixmap] = {}  # by what a tile shows
         self._drawn_bytes = 0
         self._badges: dict[tuple[int, int], QPixmap] = {}
+        self._tops: dict[tuple[Stamp, int], QPixmap] = {}  # stacked cells' top tiles
+        self._chips: dict[tuple[Stamp, int], QPixmap] = {}
 
     @property
     def _theme(self) -> Theme:
@@ -64,6 +66,8 @@ class TileRenderer:
         self._stacks.clear()
         self._tiles.clear()
         self._badges.clear()
+        self._tops.clear()
+        self._chips.clear()
 
     def _fresh(self) -> None:
         """Drop every picture drawn for an older look."""
@@ -183,20 +187,50 @@ class TileRenderer:
 
         The chip and the badge make a column along the left edge (:func:`chip_rect`,
         :func:`badge_rect`); where the chip fits, the top tile's letters move right
-        of that column, so no mark covers another.
+        of that column, so no mark covers another. Each part is drawn once per
+        stamp (or count) and size: a stack costs a copy and two small blits.
         """
         if len(look) == 1:
             return self.tile(look[-1], size)
         chip = chip_rect(size)
-        pixmap = self.tile(look[-1], size).copy() if chip is None else _transparent(size)
+        top = self.tile(look[-1], size) if chip is None else self._stacked_top(look[-1], size)
+        pixmap = top.copy()
         painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         if chip is not None:
-            self._draw_tile(painter, look[-1], QRectF(0, 0, size, size), label_left=chip.right())
-            self._draw_chip(painter, look[-2], chip)
+            painter.drawPixmap(chip.topLeft() - QPointF(1, 1), self._chip(look[-2], chip))
         painter.drawPixmap(0, 0, self._badge(len(look), size))
         painter.end()
+        return pixmap
+
+    def _stacked_top(self, stamp: Stamp, size: int) -> QPixmap:
+        """The top tile of a stacked cell: its letters right of the chip column."""
+        key = (stamp, size)
+        pixmap = self._tops.get(key)
+        if pixmap is None:
+            chip = chip_rect(size)
+            pixmap = _transparent(size)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            left = chip.right() if chip is not None else 0.0
+            self._draw_tile(painter, stamp, QRectF(0, 0, size, size), label_left=left)
+            painter.end()
+            self._tops[key] = pixmap
+        return pixmap
+
+    def _chip(self, stamp: Stamp, rect: QRectF) -> QPixmap:
+        """The chip of ``stamp`` at ``rect``'s size, drawn once per stamp and size."""
+        key = (stamp, int(rect.width()))
+        pixmap = self._chips.get(key)
+        if pixmap is None:
+            pixmap = QPixmap(rect.size().toSize() + QSize(2, 2))  # a pixel round for its edge
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            self._draw_chip(painter, stamp, QRectF(1, 1, rect.width(), rect.height()))
+            painter.end()
+            self._chips[key] = pixmap
         return pixmap
 
     def _draw_chip(self, painter: QPainter, stamp: Stamp, rect: QRectF) -> None:
