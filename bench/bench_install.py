@@ -14,6 +14,8 @@ another folder with a home of their own. Prints:
 - CPU time from ``rulegrid-editor`` start to the first painted window (goal: under
   1.5 s), as the editor measures it itself (``time.process_time()`` at the first
   paint, imports and interpreter start included; offscreen), least and median;
+- CPU time of ``rulegrid-editor render`` of a tutorial level to PNG (goal: under
+  0.5 s; issue 35), least and median;
 
 each for the installed wheel and for the bundle. Numbers go to docs/install.md.
 """
@@ -34,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 7
-VERSION_GOAL, PAINT_GOAL = 0.3, 1.5
+VERSION_GOAL, PAINT_GOAL, RENDER_GOAL = 0.3, 1.5, 0.5
 _PAINT = re.compile(r"first paint after ([0-9.]+) s CPU")
 
 
@@ -82,9 +84,18 @@ def report(label: str, samples: list[float], goal: float | None = None) -> None:
     print(f"  {label:<44} least {best:.3f} s, median {median:.3f} s of {len(samples)}{verdict}")
 
 
-def times(folder: Path, run: Path, env: dict[str, str], what: str) -> None:
+def times(folder: Path, run: Path, env: dict[str, str], what: str, tutorial: Path) -> None:
     print(f"{what}: CPU seconds (user + system)")
     rulegrid, editor = str(folder / "rulegrid"), str(folder / "rulegrid-editor")
+    picture = str(run / "clockwork.png")
+    report(
+        "rulegrid-editor render (a tutorial level, PNG)",
+        [
+            child_cpu([editor, "render", str(tutorial), "clockwork", "-o", picture], env, run)
+            for _ in range(RUNS)
+        ],
+        RENDER_GOAL,
+    )
     report(
         "rulegrid --version",
         [child_cpu([rulegrid, "--version"], env, run) for _ in range(RUNS)],
@@ -140,7 +151,8 @@ def main() -> int:
         print(
             f"  the whole venv with its dependencies: {mib(folder_size(venv))} (installed in {installed:.0f} s)"
         )
-        times(venv / "bin", run, env, "installed wheel")
+        tutorial = clone / "packs" / "tutorial.json"
+        times(venv / "bin", run, env, "installed wheel", tutorial)
         if args.no_bundle:
             return 0
         bundle = args.bundle
@@ -169,7 +181,7 @@ def main() -> int:
         print(
             f"  size: {mib(folder_size(bundle))} in {sum(1 for p in bundle.rglob('*') if p.is_file()):,} files"
         )
-        times(bundle, run, env, "bundle")
+        times(bundle, run, env, "bundle", tutorial)
         shutil.rmtree(work / "bwork", ignore_errors=True)
     return 0
 

@@ -8,6 +8,7 @@ it explicitly, so it depends on them and not on the window that assembles them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from PySide6.QtWidgets import QApplication, QWidget
@@ -16,12 +17,23 @@ from editor.dialogs.questions import Dialogs
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import vocabulary_of
+from editor.documents.values import OBJECT, Piece, vocabulary_of
 from editor.io.clipboard import Region, put_region
 from editor.tools import SelectTool
 from editor.views.canvas import GridCanvas
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel
+
+
+def describe_pieces(pieces: list[Piece], most: int = 4) -> str:
+    """What a list of entities holds, most frequent first: "3 WALL, 2 ROCK words, 1 BABA"."""
+    counts = Counter((p.kind == OBJECT, p.token) for p in pieces).most_common()
+    shown = [
+        f"{n} {token}" if is_object else f"{n} {token} word{'s' if n > 1 else ''}"
+        for (is_object, token), n in counts[:most]
+    ]
+    rest = sum(n for _, n in counts[most:])
+    return ", ".join(shown) + (f" and {rest} more" if rest else "")
 
 
 class LevelActions:
@@ -98,10 +110,27 @@ class LevelActions:
         current = self._current()
         if current is None:
             return
+        level = current[1]
         taken = {lv.level_id for lv in self._pack.levels}
-        answer = self._dialogs.edit_level_properties(self._parent, current[1].properties, taken)
-        if answer is not None:
-            current[1].set_properties(*answer)
+        answer = self._dialogs.edit_level_properties(self._parent, level.properties, taken)
+        if answer is None:
+            return
+        props, anchor = answer
+        removed = level.removed_by_resize(props.width, props.height, anchor)
+        if removed:
+            size = f"{level.width}x{level.height} to {props.width}x{props.height}"
+            what = f"{len(removed)} {'entity' if len(removed) == 1 else 'entities'}"
+            if not self._dialogs.confirm(
+                self._parent,
+                "Resize Level",
+                f"Resizing {size} removes {what} outside the new edges "
+                f"({describe_pieces(removed)}). Undo (Ctrl+Z) brings them back.\n\n"
+                "Resize anyway?",
+            ):
+                self._show("Level properties unchanged: nothing was removed")
+                return
+        if level.set_properties(props, anchor) and removed:
+            self._show(f"Resized the level: removed {what}. Undo (Ctrl+Z) brings them back")
 
     def edit_pack_properties(self) -> None:
         answer = self._dialogs.edit_pack_properties(self._parent, self._pack.properties)

@@ -46,6 +46,7 @@ def main() -> int:
             level.add_on_top([cell], stamp)
         window.palette_panel.choose(Stamp(OBJECT, "FLAG"))
         session.inspect(cell)
+        window.docks["stackInspector"].raise_()  # the Stack tab in front: the panel shown
         window.inspector.select_row(1)
         window.canvas.fit()
         settle(app)

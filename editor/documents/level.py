@@ -303,8 +303,7 @@ class LevelDocument(QObject):
         cells: dict[Pos, Stack] | None = None
         ox = oy = 0
         if (after.width, after.height) != (before.width, before.height):
-            ox = (after.width - before.width) * anchor.ax // 2
-            oy = (after.height - before.height) * anchor.ay // 2
+            ox, oy = self._resize_offset(after.width, after.height, anchor)
             cells = {}
             for pos, stack in self._cells.items():
                 moved = Pos(pos.x + ox, pos.y + oy)
@@ -320,6 +319,24 @@ class LevelDocument(QObject):
         self.undo_stack.push(UnshownEntitiesCommand(self, kept, text=text))
         self.undo_stack.endMacro()
         return True
+
+    def removed_by_resize(self, width: int, height: int, anchor: Anchor = TOP_LEFT) -> list[Piece]:
+        """The entities a resize to ``width x height`` would push off the board, bottom
+        first per cell (an author is told how many before they go)."""
+        ox, oy = self._resize_offset(width, height, anchor)
+        return [
+            piece
+            for pos, stack in self._cells.items()
+            if not (0 <= pos.x + ox < width and 0 <= pos.y + oy < height)
+            for piece in stack
+        ]
+
+    def _resize_offset(self, width: int, height: int, anchor: Anchor) -> tuple[int, int]:
+        """How far the contents move when the board becomes ``width x height``."""
+        return (
+            (width - self._props.width) * anchor.ax // 2,
+            (height - self._props.height) * anchor.ay // 2,
+        )
 
     def _placed_by_resize(
         self, cells: dict[Pos, Stack], after: LevelProperties, ox: int, oy: int

@@ -102,6 +102,17 @@ def under(problems: Iterable[engine.Problem], pointer: str) -> list[engine.Probl
     return [p for p in problems if p.pointer == pointer or p.pointer.startswith(pointer + "/")]
 
 
+def at_fault(problems: list[engine.Problem], pointer: str) -> list[engine.Problem]:
+    """The problems of the field ``pointer`` names, when it has any; else all of them.
+
+    One mistake, one refusal: a property word the engine refuses also leaves the
+    level's words of the old property unread, but that follows from the mistake
+    and is not a second one to show beside the field.
+    """
+    own = under(problems, pointer)
+    return own or problems
+
+
 def focus_level_field(
     session: Session, level_id: str, pointer: str, focus: Callable[[str], bool]
 ) -> bool:

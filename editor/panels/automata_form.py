@@ -25,7 +25,13 @@ from PySide6.QtWidgets import (
 
 import engine
 from editor.documents.session import Session
-from editor.panels.authored_edit import ProblemLabel, checked_edit, current_problems, under
+from editor.panels.authored_edit import (
+    ProblemLabel,
+    at_fault,
+    checked_edit,
+    current_problems,
+    under,
+)
 from editor.panels.automata_pattern import PatternStrip
 from editor.panels.automata_step import (
     StepFields,
@@ -225,7 +231,12 @@ class AutomatonForm(QWidget):
         self._commit(lambda r: turn_step(r, index, step), "Step Direction", self.step_problems)
 
     def set_phase(self, phase: int) -> None:
-        self._commit(lambda r: r.__setitem__("phase", phase), "Start Phase", self.phase_problems)
+        self._commit(
+            lambda r: r.__setitem__("phase", phase),
+            "Start Phase",
+            self.phase_problems,
+            field="phase",
+        )
 
     # ------------------------------------------------------------ field slots
     def _on_id_edited(self) -> None:
@@ -234,7 +245,11 @@ class AutomatonForm(QWidget):
         if record is None or text == record.get("id"):
             return
         self._commit(
-            lambda r: r.__setitem__("id", text), "Id", self.id_problems, keep=(self.id_edit, text)
+            lambda r: r.__setitem__("id", text),
+            "Id",
+            self.id_problems,
+            keep=(self.id_edit, text),
+            field="id",
         )
 
     def _on_subject_chosen(self, _index: int) -> None:
@@ -246,7 +261,7 @@ class AutomatonForm(QWidget):
             else:
                 record["subject"] = subject
 
-        self._commit(mutate, "Carrier", self.subject_problems)
+        self._commit(mutate, "Carrier", self.subject_problems, field="subject")
 
     def _on_property_edited(self) -> None:
         record = self.record()
@@ -269,6 +284,7 @@ class AutomatonForm(QWidget):
             self.property_problems,
             board=True,  # the word changes how the board's words and objects read
             keep=(line, word),
+            field="property",
         )
 
     def _on_phase_changed(self, value: int) -> None:
@@ -279,6 +295,7 @@ class AutomatonForm(QWidget):
                 "Start Phase",
                 self.phase_problems,
                 mergeable=True,
+                field="phase",
             )
 
     # ---------------------------------------------------------------- editing
@@ -291,8 +308,13 @@ class AutomatonForm(QWidget):
         mergeable: bool = False,
         board: bool = False,
         keep: tuple[QLineEdit, str] | None = None,
+        field: str = "",
     ) -> bool:
-        """Apply ``mutate`` to a copy of the record and store it if the engine agrees."""
+        """Apply ``mutate`` to a copy of the record and store it if the engine agrees.
+
+        A refusal shows the problems of ``field`` (the record's key edited) when the
+        engine names it, and only those (:func:`at_fault`).
+        """
         level, record = self._session.level, self.record()
         if level is None or record is None or self._index is None:
             return False
@@ -321,6 +343,8 @@ class AutomatonForm(QWidget):
         self.refresh()  # show the stored value again …
         if keep is not None:  # … except in a text field, where the author's typing stays
             keep[0].setText(keep[1])
+        if field:
+            refused = at_fault(refused, f"{self._pointer()}/{field}")
         label.show_problems(refused, refused=True)
         return False
 

@@ -2,26 +2,30 @@
 
 For each carrier at move 0 it draws the next beats as a dotted path with beat
 numbers, marks the beats the present board would block (a ✕ after the number and
-a red bar on the side the carrier tried to leave by), and labels itself as a preview against the static board: the
-rules stay those of move 0, the player and the other carriers stand still
+a red bar on the side the carrier tried to leave by), and labels itself, in one
+line beside the board (never over it), as a preview against the static board:
+the rules stay those of move 0, the player and the other carriers stand still
 (``engine.Game.preview_automata``). The automaton selected in the panel is drawn
-strongest.
+strongest. A level without automata shows no caption.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap
 
 import engine
 from editor.documents.values import Pos
 from editor.tasks.move_zero import MoveZeroFacts
 from editor.views.canvas import CanvasLayer, GridCanvas
+from editor.views.contrast import text_on
 from editor.views.theme import AUTOMATON_COLOR
 
 BLOCKED_COLOR = "#d0443a"
+CAPTION_BACK = "#1d2230"
+CAPTION_PX = 12
 Cell = tuple[int, int]
 
 
@@ -33,7 +37,9 @@ class GhostLayer(CanvasLayer):
         self._visible = False
         self._facts: MoveZeroFacts | None = None
         self._selected: str | None = None
+        self._has_automata = False
         self._badges: dict[tuple[str, int, int], QPixmap] = {}
+        self.caption_rect = QRect()  # where the caption was last drawn (empty: not drawn)
 
     # ------------------------------------------------------------ public API
     @property
@@ -51,6 +57,13 @@ class GhostLayer(CanvasLayer):
         if self._visible and (self.paths(), self.caption()) != before:
             self.changed.emit()  # repaint the canvas only when the drawing changes
 
+    def set_has_automata(self, has: bool) -> None:
+        """Whether the level declares automata: on a level without, the preview says nothing."""
+        if has != self._has_automata:
+            self._has_automata = has
+            if self._visible:
+                self.changed.emit()
+
     def set_selected(self, automaton_id: str | None) -> None:
         if automaton_id != self._selected:
             self._selected = automaton_id
@@ -64,19 +77,24 @@ class GhostLayer(CanvasLayer):
         return self._facts.paths
 
     def caption(self) -> str:
-        """The label drawn over the canvas: what the preview is, or why it is empty."""
+        """The one line drawn beside the board: what the preview shows, or why it is empty.
+
+        Empty on a level without automata: there is nothing to preview there.
+        """
+        if not self._has_automata:
+            return ""
         facts = self._facts
         if facts is None:
             return "Ghost preview: reading the level…"
         if facts.paths_problem is not None:
-            return f"Ghost preview unavailable — {facts.paths_problem}"
+            return f"Ghost preview unavailable: {facts.paths_problem}"
         if facts.problem is not None:
-            return f"Ghost preview unavailable — {facts.problem}"
+            return f"Ghost preview unavailable: {facts.problem}"
         if not facts.paths:
             return "Ghost preview: no automaton has a carrier at move 0"
         return (
-            f"Ghost preview: the next {facts.beats} beats against the static board\n"
-            "(rules of move 0; the player and other carriers stand still)"
+            f"Ghost preview: the next {facts.beats} beats on the board as at move 0 "
+            "(the player and the other carriers stand still)"
         )
 
     # -------------------------------------------------------------- painting
@@ -171,7 +189,9 @@ class GhostLayer(CanvasLayer):
         radius = pixmap.height() / 2
         painter.drawRoundedRect(QRectF(pixmap.rect()), radius, radius)
         painter.setFont(font)
-        painter.setPen(QColor("#ffffff"))
+        solid = QColor(color)
+        solid.setAlpha(255)
+        painter.setPen(text_on(solid))
         painter.drawText(pixmap.rect(), Qt.AlignmentFlag.AlignCenter, text)
         painter.end()
         if len(self._badges) > 512:  # many zoom levels and selections: start over
@@ -180,22 +200,41 @@ class GhostLayer(CanvasLayer):
         return pixmap
 
     def _draw_caption(self, painter: QPainter, canvas: GridCanvas) -> None:
+        """One line above the board, or below it; never over it.
+
+        A fitted board leaves a margin above and below it for this line. When the
+        author has zoomed the board over the whole view there is no room outside it,
+        and the caption waits until there is (the paths still show).
+        """
         text = self.caption()
+        self.caption_rect = QRect()
+        if not text:
+            return
         font = QFont()
-        font.setPixelSize(12)
+        font.setPixelSize(CAPTION_PX)
         metrics = QFontMetrics(font)
-        room = QRect(0, 0, max(80, canvas.width() - 24), 200)
-        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
-        box = metrics.boundingRect(room, flags, text).adjusted(-6, -3, 6, 3)
-        box.moveTopLeft(QPoint(6, 6))
-        back = QColor("#1d2230")
-        back.setAlpha(200)
+        height = metrics.height() + 4
+        board = canvas.board_rect()
+        above = QRect(0, 0, canvas.width(), board.top() - 1)
+        below = QRect(0, board.bottom() + 2, canvas.width(), canvas.height() - board.bottom() - 2)
+        band = next((b for b in (above, below) if b.height() >= height), None)
+        if band is None or band.width() < 40:
+            return
+        width = min(band.width() - 12, metrics.horizontalAdvance(text) + 12)
+        line = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width - 12)
+        top = band.bottom() - height + 1 if band is above else band.top()
+        box = QRect(board.left() if board.left() > 6 else 6, top, width, height)
+        if box.right() > canvas.width() - 6:
+            box.moveRight(canvas.width() - 6)
+        back = QColor(CAPTION_BACK)
+        back.setAlpha(220)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(back)
         painter.drawRoundedRect(box, 4, 4)
         painter.setFont(font)
-        painter.setPen(QColor("#ffffff"))
-        painter.drawText(box.adjusted(6, 3, -6, -3), flags, text)
+        painter.setPen(text_on(QColor(CAPTION_BACK)))
+        painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), line)
+        self.caption_rect = box
 
 
 def _bounds(canvas: GridCanvas, path: engine.AutomatonPath) -> QRect:

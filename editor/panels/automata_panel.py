@@ -327,6 +327,7 @@ class AutomataPanel(QWidget):
             else "No automata in this level: add one with +."
         )
         self.empty.setVisible(not automata or more > 0)
+        self.ghost.set_has_automata(bool(automata))
         self._fill_move_zero_column()
         count = self.list.topLevelItemCount()
         chosen = self.list.topLevelItem(max(0, min(select or 0, count - 1))) if count else None

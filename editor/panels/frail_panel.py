@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -230,11 +231,19 @@ class FrailPanel(QWidget):
         nouns = self.nouns()
         facts = self._facts.facts
         frail_now = [n for n, _cell in (facts.frail.values() if facts else [])]
-        key = next((n for n in [*frail_now, *nouns] if n not in leaves), None)
-        if key is None:
+        keys = [n for n in dict.fromkeys([*frail_now, *nouns]) if n not in leaves]
+        if not keys:
             self.problems.show_note("Every noun of the pack already has a row.", kind="error")
             return
-        leftover = next((n for n in nouns if n != key), key)
+        added = new_row(leaves, keys, nouns)
+        if added is None:
+            self.problems.show_note(
+                "Not added: every noun left to map would lead back to itself (a cycle); "
+                "remove a row first.",
+                kind="error",
+            )
+            return
+        key, leftover = added
         if self._store({**leaves, key: leftover}, f"Leaves: Add {key} → {leftover}"):
             row = list(self.leaves() or {}).index(key)
             item = self.table.topLevelItem(row)
@@ -416,3 +425,30 @@ class FrailPanel(QWidget):
         button.setAccessibleName(tip)
         button.clicked.connect(lambda _c=False: slot())
         return button
+
+
+def new_row(
+    leaves: Mapping[str, str], keys: Sequence[str], nouns: Sequence[str]
+) -> tuple[str, str] | None:
+    """The row "Add a row" adds: the first free noun and a leftover that does not lead back.
+
+    A leftover leads back when following the map from it reaches the new row's
+    noun: the row would close a cycle (or, leftover = noun, a self-map) that the
+    author never asked for. None when every choice would. Each key costs one walk
+    of the map backwards, so a long noun list stays cheap.
+    """
+    sources: dict[str, list[str]] = {}
+    for noun, leftover in leaves.items():
+        sources.setdefault(leftover, []).append(noun)
+    for key in keys:
+        back = {key}  # the nouns whose chain passes ``key``
+        todo = [key]
+        while todo:
+            for noun in sources.get(todo.pop(), ()):
+                if noun not in back:
+                    back.add(noun)
+                    todo.append(noun)
+        free = next((n for n in nouns if n not in back), None)
+        if free is not None:
+            return key, free
+    return None

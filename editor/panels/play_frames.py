@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from editor.documents.values import OBJECT, Pos, Stamp
+from editor.views.stacking import authored_order, lift_movers, start_z
 
 Json = dict[str, Any]
 FadeKind = Literal["destroyed", "transformed", "crumbled", "vanished", "appeared", "changed"]
@@ -124,24 +125,20 @@ def _look(stack: tuple[Shown, ...]) -> tuple[Stamp, ...]:
 
 
 def first_frame(level_data: Mapping[str, Any], state: Mapping[str, Any]) -> Frame:
-    """The settled start: entities stacked in the level's authored order."""
-    order = {int(e["id"]): i for i, e in enumerate(level_data.get("entities", []))}
+    """The settled start: entities stacked in the level's authored order (``stacking``)."""
+    order = authored_order(level_data.get("entities", []))
     entities = []
     for record in state["entities"]:
         entity_id = int(record["id"])
-        z = order.get(entity_id, len(order) + entity_id)
+        z = start_z(order, entity_id)
         entities.append(Shown(entity_id, stamp_of(record), int(record["x"]), int(record["y"]), z))
     top = max((s.z for s in entities), default=0)
     return Frame(int(state["width"]), int(state["height"]), tuple(entities), top)
 
 
 def next_frame(before: Frame, state: Mapping[str, Any], event: Mapping[str, Any]) -> Frame:
-    """The frame after an accepted step: movers go on top in resolution order."""
-    top = before.top
-    raised: dict[int, int] = {}
-    for move in event.get("moved", []):
-        top += 1
-        raised[int(move["id"])] = top  # a second move in one turn lifts it again
+    """The frame after an accepted step: movers go on top in resolution order (``stacking``)."""
+    raised, top = lift_movers(before.top, event)
     old = before.pieces
     entities: list[Shown] = []
     changed: dict[int, Shown] = {}

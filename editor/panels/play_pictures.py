@@ -18,6 +18,7 @@ from editor.documents.values import Pos, Stamp
 from editor.panels.play_frames import Frame
 from editor.panels.play_marks import CueStyle, Marks
 from editor.panels.play_text import ARROWS, DIRECTION_DELTAS
+from editor.views.contrast import text_on
 from editor.views.theme import AUTOMATON_COLOR
 from editor.views.tiles import TileRenderer
 
@@ -181,7 +182,7 @@ class MarkPainter:
         if arrow == WAIT:  # a pause sign: two bars (fonts rarely draw one well this small)
             bar_w, bar_h = tag * 0.16, tag * 0.5
             top = box.center().y() - bar_h / 2
-            painter.setBrush(QColor("#ffffff"))
+            painter.setBrush(text_on(color))
             for dx in (-0.7, 0.7):
                 x = box.center().x() + dx * bar_w * 1.2 - bar_w / 2
                 painter.drawRect(QRectF(x, top, bar_w, bar_h))
@@ -190,7 +191,7 @@ class MarkPainter:
         font.setBold(True)
         font.setPixelSize(max(7, int(tag * 0.7)))
         painter.setFont(font)
-        painter.setPen(QColor("#ffffff"))
+        painter.setPen(text_on(color))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, arrow)
 
     def _paint_cue(self, painter: QPainter, rect: QRect, style: CueStyle, pulse: float) -> None:
@@ -208,17 +209,13 @@ class MarkPainter:
         font.setBold(True)
         font.setPixelSize(max(7, rect.width() // 5))
         painter.setFont(font)
-        tag = QRectF(
-            rect.left(),
-            rect.bottom() - rect.width() * 0.34,
-            rect.width() * 0.34,
-            rect.width() * 0.34,
-        )
+        side = rect.width() * 0.34  # bottom-right: the stack's chip and count keep the left
+        tag = QRectF(rect.right() + 1 - side, rect.bottom() + 1 - side, side, side)
         solid = QColor(style.color)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(solid)
         painter.drawEllipse(tag)
-        painter.setPen(QColor("#ffffff"))
+        painter.setPen(text_on(solid))
         painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, (style.name or "?")[:1].upper())
 
     def _paint_block(

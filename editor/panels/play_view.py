@@ -167,6 +167,7 @@ class PlayView(QWidget):
                 (level.cells_changed, self._on_level_edited),
                 (level.properties_changed, self._on_level_edited),
                 (level.authored_changed, self._on_level_edited),
+                (level.authored_changed, self._on_authored_changed),
             ]
         )
         self._stale, self._viewing = False, None
@@ -233,13 +234,21 @@ class PlayView(QWidget):
         self._settings.sound_volume = percent
 
     def use_as_solution(self) -> bool:
-        """Store the winning moves as the level's intended solution (one undoable edit)."""
+        """Store the winning moves as the level's intended solution (one undoable edit).
+
+        The status bar says so; the banner's button then stays disabled while the
+        stored solution is these moves.
+        """
         if not self._won or self._level is None or self._stale:
             return False
-        done = self._level.set_authored(
-            "solution", self.move_string(), text="Use as Intended Solution"
-        )
+        moves = self.move_string()
+        done = self._level.set_authored("solution", moves, text="Use as Intended Solution")
         self._show_outcome()
+        if done:
+            self._session.message.emit(
+                f"Stored {len(moves)} moves as the intended solution of "
+                f"{self._level.level_id}. Undo (Ctrl+Z) brings the old one back"
+            )
         return done
 
     def show_turn(self, turn: int | None) -> None:
@@ -479,6 +488,11 @@ class PlayView(QWidget):
     def _on_session_level_changed(self, level: LevelDocument | None) -> None:
         if self.playing and level is not self._level:
             self.stop()
+
+    def _on_authored_changed(self, key: str) -> None:
+        """A solution stored from elsewhere (the solver, undo): the banner's offer follows."""
+        if key == "solution" and self._won and not self._stale and self._viewing is None:
+            self._show_outcome()
 
     def _on_level_edited(self, *_: object) -> None:
         level = self._level

@@ -16,8 +16,9 @@ from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.tasks.analysis import AnalysisService
 from editor.views.canvas import CanvasLayer, GridCanvas
+from editor.views.contrast import text_on
 from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS
-from editor.views.tiles import TileRenderer
+from editor.views.tiles import TileRenderer, badge_rect
 
 #: Badge order: control first, then goals, then physics, then mechanics.
 BADGE_ORDER = ("YOU", "WIN", "DEFEAT", "SINK", "STOP", "PUSH", "FRAIL")
@@ -141,11 +142,16 @@ class PropertyOverlayLayer(_AnalysisLayer):
             self._badges[pos] = tuple(sorted(names, key=lambda p: (rank.get(p, len(rank)), p)))
 
     def paint(self, painter: QPainter, canvas: GridCanvas, exposed: QRect) -> None:
-        """A strip along the bottom of each cell: one badge per property, named when it fits."""
+        """A strip along the bottom of each cell: one badge per property, named when it fits.
+
+        On a stacked cell the strip starts right of the stack's count badge, which
+        it would otherwise cover.
+        """
         if not self._badges:
             return
         size = canvas.cell_size
         height = max(4, size // 4)
+        level = self._session.level
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         font = QFont()
         font.setBold(True)
@@ -155,10 +161,18 @@ class PropertyOverlayLayer(_AnalysisLayer):
         for pos in self._exposed_cells(canvas, exposed, self._badges):
             rect = canvas.cell_rect(pos)
             names = self.badges_at(pos)[:MAX_BADGES]
-            width = (size - 2) / len(names)
+            left = 1.0
+            stacked = len(level.stack_at(pos)) if level is not None else 0
+            if stacked > 1:
+                count = badge_rect(size, stacked)
+                if count.bottom() >= size - 1 - height:  # the strip reaches the count badge
+                    left = count.right() + 1
+            width = (size - 1 - left) / len(names)
             for n, name in enumerate(names):
                 color = QColor(PROPERTY_COLORS.get(name, AUTOMATON_COLOR))
-                box = QRectF(rect.left() + 1 + n * width, rect.bottom() - height, width - 1, height)
+                box = QRectF(
+                    rect.left() + left + n * width, rect.bottom() - height, width - 1, height
+                )
                 painter.setPen(QPen(QColor("#15171c"), 1))
                 painter.setBrush(color)
                 painter.drawRoundedRect(box, 2, 2)
@@ -166,11 +180,6 @@ class PropertyOverlayLayer(_AnalysisLayer):
                     continue
                 for label in (name, BADGE_LABELS.get(name, name[:2].title())):
                     if metrics.horizontalAdvance(label) <= box.width() - 2:
-                        painter.setPen(_contrast(color))
+                        painter.setPen(text_on(color))
                         painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), label)
                         break
-
-
-def _contrast(color: QColor) -> QColor:
-    luminance = 0.299 * color.redF() + 0.587 * color.greenF() + 0.114 * color.blueF()
-    return QColor("#15171c") if luminance > 0.55 else QColor("#ffffff")

@@ -10,6 +10,8 @@ fields it emits ``problem_activated(level_id, pointer)`` and the window calls
 - ``/levels/N/solution`` does the same with the solver panel (``solverPanel``);
 - the level's own fields (id, title, author, size) open Level Properties, and the
   pack's (id, title, author, description) Pack Properties;
+- ``/levels/N/entities/…`` raises the Stack panel (``stackInspector``), where the
+  Problems panel has shown the entity's cell;
 - ``/nouns/NAME`` picks that noun in the palette.
 
 It also finds what a problem names on a level that may have changed since the
@@ -35,6 +37,8 @@ from editor.tasks.validation import EntityTarget
 #: Which panel opens a level field, by the first part of its pointer inside the level.
 FIELD_PANELS = {"automata": "automataPanel", "mechanics": "frailPanel", "solution": "solverPanel"}
 LEVEL_FIELDS = frozenset({"id", "title", "author", "width", "height"})
+#: The panel that shows an entity's cell (its tab may lie behind Automata or FRAIL).
+STACK_PANEL = "stackInspector"
 PACK_FIELDS = frozenset({"id", "title", "author", "description"})
 
 
@@ -57,6 +61,8 @@ def open_problem_field(window: ProblemWindow, level_id: str, pointer: str) -> st
             return panel_name if _focus_panel(window, panel_name, level_id, pointer) else ""
         if field in LEVEL_FIELDS and len(parts) == 3:
             return _trigger(window.actions_by_id, "actionLevelProperties")
+        if field == "entities":  # the entity's cell is in the stack inspector: in front
+            return STACK_PANEL if _focus_panel(window, STACK_PANEL, level_id, pointer) else ""
         return ""
     if len(parts) == 1 and parts[0] in PACK_FIELDS:
         return _trigger(window.actions_by_id, "actionPackProperties")

@@ -92,10 +92,69 @@ def preview(
     except engine.ValidationError as exc:
         first = exc.errors[0] if exc.errors else None
         more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
-        where = f"{first.pointer}: " if first is not None and first.pointer else ""
+        where = place_in_words(data, first.pointer) if first is not None else ""
+        where = f"{where}: " if where else ""
         text = f"{where}{first.message}{more}" if first is not None else str(exc)
         return (), f"the level cannot be played yet: {text}"
     return game.preview_automata(beats), None
+
+
+#: A level's own fields, as an author names them.
+LEVEL_FIELDS = {
+    "id": "the level's id",
+    "width": "the level's width",
+    "height": "the level's height",
+}
+AUTOMATON_FIELDS = {
+    "id": "id",
+    "subject": "carrier",
+    "property": "property word",
+    "phase": "start phase",
+    "pattern": "pattern",
+}
+
+
+def place_in_words(data: Mapping[str, Any], pointer: str) -> str:
+    """What a JSON pointer into a level names, as an author says it ("" when unsure).
+
+    ``/entities/3`` becomes "the TICK word at (4, 2)", ``/automata/0/pattern/2``
+    "automaton “clock”, step 3 of its pattern"; captions never show raw pointers.
+    """
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    if not parts:
+        return ""
+    if len(parts) == 1 and parts[0] in LEVEL_FIELDS:
+        return LEVEL_FIELDS[parts[0]]
+    record = _record(data, parts)
+    if record is None:
+        return ""
+    if parts[0] == "entities":
+        kind = "word" if record.get("kind") == "word" else "object"
+        token = record.get("text") if kind == "word" else record.get("noun")
+        return f"the {token or '?'} {kind} at ({record.get('x', '?')}, {record.get('y', '?')})"
+    if parts[0] == "automata":
+        name = f"automaton “{record.get('id') or int(parts[1]) + 1}”"
+        what = AUTOMATON_FIELDS.get(parts[2]) if len(parts) > 2 else None
+        if what == "pattern" and len(parts) > 3 and parts[3].isdigit():
+            key = f" ({parts[4]})" if len(parts) > 4 else ""  # the step's dx, dy, action …
+            return f"{name}, step {int(parts[3]) + 1} of its pattern{key}"
+        return f"{name}, its {what}" if what else name
+    if parts[0] == "mechanics":
+        kind = str(record.get("type") or "").upper()
+        return f"the {kind} mechanic" if kind else f"mechanic {int(parts[1]) + 1}"
+    return ""
+
+
+def _record(data: Mapping[str, Any], parts: list[str]) -> Mapping[str, Any] | None:
+    """The list entry ``parts`` starts with (``entities/3``), if the level has it."""
+    if len(parts) < 2 or not parts[1].isdigit():
+        return None
+    items = data.get(parts[0])
+    index = int(parts[1])
+    if not isinstance(items, list) or index >= len(items):
+        return None
+    record = items[index]
+    return record if isinstance(record, dict) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ from editor.documents.session import Session
 from editor.documents.values import Pos, Stack
 from editor.tools import Overlay, PickerTool, SelectTool, Tool
 from editor.views.cell_pictures import CellPictures
-from editor.views.tiles import TileRenderer
+from editor.views.tiles import TileRenderer, chip_rect
 
 ZOOM_STEPS = (6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128)
 ACTUAL_SIZE = 32  # the cell size shown as 100 %
@@ -271,6 +271,14 @@ class GridCanvas(QWidget):
             rect.height() * c,
         )
 
+    def board_rect(self) -> QRect:
+        """The whole board in widget pixels (empty without a level): marks that must not
+        cover it (a caption) go around it."""
+        level = self._level
+        if level is None:
+            return QRect()
+        return QRect(self._origin, QSize(level.width * self._cell, level.height * self._cell))
+
     def cell_center(self, pos: Pos) -> QPoint:
         return self.cell_rect(pos).center()
 
@@ -418,8 +426,9 @@ class GridCanvas(QWidget):
     def _draw_highlight(self, painter: QPainter, board: QRect) -> None:
         """Dim everything but the highlighted cells, then outline those cells.
 
-        An entity beneath the top of its stack is still marked: a ring on the
-        cell's chip corner says "a highlighted word lies under this one".
+        An entity beneath the top of its stack is still marked: a frame around
+        the cell's chip (a ring in its corner on cells too small for a chip) says
+        "a highlighted word lies under this one".
         """
         theme = self._renderer.theme
         cells = self.highlight_cells()
@@ -437,13 +446,18 @@ class GridCanvas(QWidget):
         pen = QPen(QColor(theme.highlight), max(2, self._cell // 12))
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
+        found = chip_rect(self._cell)
+        chip = found.adjusted(-1, -1, 1, 1).toRect() if found is not None else None
         for pos, ids in cells.items():
             rect = self.cell_rect(pos).adjusted(1, 1, -1, -1)
             painter.drawRect(rect)
             stack = level.stack_at(pos) if level is not None else ()
             if stack and stack[-1].id not in ids:  # highlighted, but under the top entity
-                ring = max(5, self._cell // 4)
-                painter.drawEllipse(rect.left() + 1, rect.top() + 1, ring, ring)
+                if chip is not None:  # a frame around the chip, clear of its letter
+                    painter.drawRect(chip.translated(self.cell_rect(pos).topLeft()))
+                else:
+                    ring = max(5, self._cell // 4)
+                    painter.drawEllipse(rect.left() + 1, rect.top() + 1, ring, ring)
 
     def _draw_overlay(self, painter: QPainter, overlay: Overlay) -> None:
         theme = self._renderer.theme

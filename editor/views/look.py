@@ -11,15 +11,18 @@ look's revision moves, and every view repaints on ``changed``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from editor.connections import Connections
-from editor.documents.level import LevelDocument
-from editor.documents.pack import PackDocument
-from editor.documents.session import Session
 from editor.documents.values import NounSpec
 from editor.views.theme import Theme
+
+if TYPE_CHECKING:  # the documents are not loaded to draw a picture (``rulegrid-editor render``)
+    from editor.documents.level import LevelDocument
+    from editor.documents.pack import PackDocument
+    from editor.documents.session import Session
 
 
 class Look(QObject):

@@ -4,7 +4,9 @@ Every tile comes from the :class:`TileRenderer` (the canvas's one way of drawing
 tiles), so a picture looks exactly like the editor. A picture is the board alone,
 ``width x height`` cells of ``cell`` pixels: on the theme's board colour with grid
 lines, or on nothing (transparent). Frames of a solution come from the engine
-(``engine.Game``): the settled start, then one frame per accepted move.
+(``engine.Game``): the settled start, then one frame per accepted move, stacked
+by the play board's rule (:mod:`editor.views.stacking`), so a solution's first
+frame is the level's picture and every frame is what test-play showed.
 
 Pictures are made on the UI thread (the renderer draws pixmaps) and their size is
 capped before anything is allocated.
@@ -14,17 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
 import engine
-from editor.documents.level import LevelDocument
 from editor.documents.values import OBJECT, NounSpec, Pos, Stamp, signature
 from editor.views.look import Look
+from editor.views.stacking import authored_order, next_z, start_z
 from editor.views.theme import Theme
 from editor.views.tiles import TileRenderer
+
+if TYPE_CHECKING:  # not loaded to draw a picture from a file (``rulegrid-editor render``)
+    from editor.documents.level import LevelDocument
 
 #: Pixels of a cell at scale 1: the canvas's 100 %.
 BASE_CELL = 32
@@ -62,10 +67,20 @@ class Board:
         return cls(level.width, level.height, cells)
 
     @classmethod
-    def of_records(cls, width: int, height: int, entities: Iterable[Mapping[str, Any]]) -> Board:
-        """Entity records (a level document's or ``Game.state()``'s), stacked in list order."""
+    def of_records(
+        cls,
+        width: int,
+        height: int,
+        entities: Iterable[Mapping[str, Any]],
+        z: Mapping[int, int] | None = None,
+    ) -> Board:
+        """Entity records (a level document's or ``Game.state()``'s), stacked in list
+        order, or by ``z`` (id to stacking order, :mod:`editor.views.stacking`)."""
+        records = list(entities)
+        if z is not None:
+            records.sort(key=lambda e: z.get(int(e["id"]), 0))  # stable: ties keep list order
         cells: dict[Pos, list[Stamp]] = {}
-        for e in entities:
+        for e in records:
             kind = str(e["kind"])
             token = str(e["noun"] if kind == OBJECT else e["text"])
             cells.setdefault(Pos(int(e["x"]), int(e["y"])), []).append(Stamp(kind, token))
@@ -78,9 +93,10 @@ class Board:
         return cls.of_records(level.width, level.height, data["entities"])
 
     @classmethod
-    def of_state(cls, state: Mapping[str, Any]) -> Board:
-        """A position of a game (entities in ascending id: the engine's stacking order)."""
-        return cls.of_records(int(state["width"]), int(state["height"]), state["entities"])
+    def of_state(cls, state: Mapping[str, Any], z: Mapping[int, int] | None = None) -> Board:
+        """A position of a game, stacked by ``z`` (the play board's order); without it
+        in the state's order, ascending id."""
+        return cls.of_records(int(state["width"]), int(state["height"]), state["entities"], z)
 
 
 def cell_for_scale(scale: float) -> int:
@@ -219,12 +235,20 @@ def solution_of(level: engine.Level, moves: str) -> Solution:
     except ValueError as exc:
         raise PictureError(str(exc)) from None
     game = engine.Game(level)
-    boards = [Board.of_state(game.state())]
+    state = game.state()
+    order = authored_order(level.to_data()["entities"])
+    z = {int(e["id"]): start_z(order, int(e["id"])) for e in state["entities"]}
+    top = max(z.values(), default=0)
+    boards = [Board.of_state(state, z)]  # stacked as the canvas and the play board stack
     for direction in directions:
         if game.won:
             break
-        if game.step(direction).accepted:
-            boards.append(Board.of_state(game.state()))
+        step = game.step(direction)
+        if step.accepted:
+            state = game.state()
+            ids = (int(e["id"]) for e in state["entities"])
+            z, top = next_z(z, top, {"moved": step.moved}, ids)
+            boards.append(Board.of_state(state, z))
     problem = "" if game.won else engine.check_solution(level, moves).message
     return Solution(tuple(boards), game.won, problem)
 

@@ -9,9 +9,12 @@ automaton properties) are filled in violet and teal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:  # widgets are not loaded to draw a picture (``rulegrid-editor render``)
+    from PySide6.QtWidgets import QApplication
 
 PROPERTY_COLORS: dict[str, str] = {
     "YOU": "#d9396a",

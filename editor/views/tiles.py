@@ -12,16 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
 
 from editor.documents.values import OBJECT, Stamp, WordRole, word_role
+from editor.views.contrast import legible_tint, text_on
 from editor.views.look import Look
 from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_COLOR, Theme
 
 #: Below this cell size text is unreadable: tiles become plain colour blocks.
 MIN_TEXT_SIZE = 14
-MAX_CHIPS = 3
+#: A stacked cell shows a chip with the glyph of the entity beneath its top one
+#: from this cell size on (the canvas's 100 % is 32); smaller cells show the count.
+MIN_CHIP_CELL = 28
+#: A chip's side (and the count badge's) as a share of the cell.
+CHIP_SHARE = 0.34
+#: Letters smaller than this many pixels are not written on a chip.
+MIN_CHIP_FONT = 7
 #: Tile pictures kept by what they show, across looks (a look change that leaves a
 #: tile as it was, as most do, draws it no more), up to this many bytes of pixels
 #: (large zooms make large tiles); past it they are all dropped and drawn anew.
@@ -44,6 +51,8 @@ class TileRenderer:
         self._drawn: dict[tuple[object, ...], QPixmap] = {}  # by what a tile shows
         self._drawn_bytes = 0
         self._badges: dict[tuple[int, int], QPixmap] = {}
+        self._tops: dict[tuple[Stamp, int], QPixmap] = {}  # stacked cells' top tiles
+        self._chips: dict[tuple[Stamp, int], QPixmap] = {}
 
     @property
     def _theme(self) -> Theme:
@@ -57,6 +66,8 @@ class TileRenderer:
         self._stacks.clear()
         self._tiles.clear()
         self._badges.clear()
+        self._tops.clear()
+        self._chips.clear()
 
     def _fresh(self) -> None:
         """Drop every picture drawn for an older look."""
@@ -83,6 +94,23 @@ class TileRenderer:
         if role is WordRole.PROPERTY or stamp.token in PROPERTY_COLORS:
             return QColor(PROPERTY_COLORS[stamp.token])
         return QColor(AUTOMATON_COLOR)
+
+    def label_colors(self, stamp: Stamp) -> tuple[QColor, QColor]:
+        """The colour a tile's letters (word or glyph) are drawn on, and the letters' own.
+
+        Every pair contrasts at least 4.5:1 (:mod:`editor.views.contrast`): a noun
+        word's letters are its noun's colour, tinted where the author's colour is
+        too close to the word tile; letters on a colour are near-black or white.
+        Tiles and chips are drawn with exactly these colours.
+        """
+        role = self.role(stamp)
+        color = self.color_of(stamp)
+        if role is WordRole.NOUN and self._theme.strong_edges:
+            return QColor("#ffffff"), QColor("#000000")
+        if role in (WordRole.NOUN, WordRole.OPERATOR):
+            tile = QColor(self._theme.word_tile)
+            return tile, legible_tint(color, tile)
+        return color, text_on(color)
 
     def fill_of(self, stamp: Stamp) -> QColor:
         """The colour that fills most of the stamp's tile (a stand-in while it is drawn)."""
@@ -155,24 +183,88 @@ class TileRenderer:
         return drawn
 
     def _render_stack(self, look: tuple[Stamp, ...], size: int) -> QPixmap:
-        top = self.tile(look[-1], size)
+        """The top tile, a chip for the entity right beneath it, and the count badge.
+
+        The chip and the badge make a column along the left edge (:func:`chip_rect`,
+        :func:`badge_rect`); where the chip fits, the top tile's letters move right
+        of that column, so no mark covers another. Each part is drawn once per
+        stamp (or count) and size: a stack costs a copy and two small blits.
+        """
         if len(look) == 1:
-            return top
+            return self.tile(look[-1], size)
+        chip = chip_rect(size)
+        top = self.tile(look[-1], size) if chip is None else self._stacked_top(look[-1], size)
         pixmap = top.copy()
         painter = QPainter(pixmap)
-        if size >= MIN_TEXT_SIZE:
-            chip = max(3, size // 6)
-            edge = QColor(self._theme.badge)
-            for i, stamp in enumerate(list(reversed(look[:-1]))[:MAX_CHIPS]):
-                x = 1 + i * (chip + 1)
-                painter.fillRect(x, 1, chip, chip, edge)
-                painter.fillRect(x + 1, 2, chip - 2, chip - 2, self.color_of(stamp))
+        if chip is not None:
+            painter.drawPixmap(chip.topLeft() - QPointF(1, 1), self._chip(look[-2], chip))
         painter.drawPixmap(0, 0, self._badge(len(look), size))
         painter.end()
         return pixmap
 
+    def _stacked_top(self, stamp: Stamp, size: int) -> QPixmap:
+        """The top tile of a stacked cell: its letters right of the chip column."""
+        key = (stamp, size)
+        pixmap = self._tops.get(key)
+        if pixmap is None:
+            chip = chip_rect(size)
+            pixmap = _transparent(size)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            left = chip.right() if chip is not None else 0.0
+            self._draw_tile(painter, stamp, QRectF(0, 0, size, size), label_left=left)
+            painter.end()
+            self._tops[key] = pixmap
+        return pixmap
+
+    def _chip(self, stamp: Stamp, rect: QRectF) -> QPixmap:
+        """The chip of ``stamp`` at ``rect``'s size, drawn once per stamp and size."""
+        key = (stamp, int(rect.width()))
+        pixmap = self._chips.get(key)
+        if pixmap is None:
+            pixmap = QPixmap(rect.size().toSize() + QSize(2, 2))  # a pixel round for its edge
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            self._draw_chip(painter, stamp, QRectF(1, 1, rect.width(), rect.height()))
+            painter.end()
+            self._chips[key] = pixmap
+        return pixmap
+
+    def _draw_chip(self, painter: QPainter, stamp: Stamp, rect: QRectF) -> None:
+        """A small tile for the entity beneath the top one: its colours and its glyph
+        (an object's) or first letter (a word's), in the tile's legible colours."""
+        fill, text = self.label_colors(stamp)
+        painter.setPen(QPen(QColor(self._theme.badge), 1.0))
+        painter.setBrush(fill)
+        if self.role(stamp) is None:
+            painter.drawRoundedRect(rect, rect.width() / 5, rect.width() / 5)
+        else:
+            painter.drawRect(rect)
+            if self.role(stamp) is WordRole.NOUN:  # the noun's colour, as on its word tile
+                painter.setPen(QPen(self.color_of(stamp), 1.0))
+                painter.drawRect(rect.adjusted(1, 1, -1, -1))
+        label = self.look.glyph(stamp.token) if self.role(stamp) is None else stamp.token[:1]
+        font = QFont()
+        font.setBold(True)
+        for letters in dict.fromkeys((label, label[:1])):
+            font.setPixelSize(100)
+            metrics = QFontMetricsF(font)
+            px = 100 * min(
+                rect.width() * 0.8 / max(1.0, metrics.horizontalAdvance(letters)),
+                rect.height() * 0.8 / max(1.0, metrics.capHeight() * 1.3),
+            )
+            if px >= MIN_CHIP_FONT or len(letters) == 1:
+                font.setPixelSize(max(MIN_CHIP_FONT, int(px)))
+                painter.setFont(font)
+                painter.setPen(text)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, letters)
+                return
+
     def _badge(self, count: int, size: int) -> QPixmap:
-        """The stack-count badge for the bottom-right corner, as a cell-sized overlay."""
+        """The stack-count badge (:func:`badge_rect`), as a cell-sized overlay."""
         key = (count, size)
         pixmap = self._badges.get(key)
         if pixmap is not None:
@@ -183,34 +275,32 @@ class TileRenderer:
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         theme = self._theme
         if size >= MIN_TEXT_SIZE:
-            diameter = max(11.0, size * 0.42)
-            badge = QRectF(size - diameter - 1, size - diameter - 1, diameter, diameter)
+            badge = badge_rect(size, count)  # two digits: a pill, not smaller digits
+            font = _badge_font(badge)
+            radius = badge.height() / 2
             painter.setPen(QPen(QColor(theme.board), 1.2))
             painter.setBrush(QColor(theme.badge))
-            painter.drawEllipse(badge)
-            font = QFont()
-            font.setBold(True)
-            font.setPixelSize(max(8, int(diameter * (0.62 if count < 10 else 0.5))))
+            painter.drawRoundedRect(badge, radius, radius)
             painter.setFont(font)
             painter.setPen(QColor(theme.badge_text))
-            painter.drawText(
-                badge, Qt.AlignmentFlag.AlignCenter, str(count) if count < 100 else "99+"
-            )
+            painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, _badge_text(count))
         else:  # too small for numbers: a corner mark still says "stacked"
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(theme.badge))
             mark = max(3, size // 3)
-            painter.drawPolygon(
-                [QPointF(size, size), QPointF(size - mark, size), QPointF(size, size - mark)]
-            )
+            painter.drawPolygon([QPointF(0, 0), QPointF(mark, 0), QPointF(0, mark)])
         painter.end()
         self._badges[key] = pixmap
         return pixmap
 
-    def _draw_tile(self, painter: QPainter, stamp: Stamp, rect: QRectF) -> None:
+    def _draw_tile(
+        self, painter: QPainter, stamp: Stamp, rect: QRectF, *, label_left: float = 0.0
+    ) -> None:
+        """Draw one tile; its letters go right of ``label_left`` (a stacked cell's marks)."""
         size = rect.width()
         inset = max(1.0, size / 12)
         body = rect.adjusted(inset, inset, -inset, -inset)
+        label = body.adjusted(max(0.0, label_left - body.left()), 0, 0, 0)
         color = self.color_of(stamp)
         role = self.role(stamp)
         radius = size / 6
@@ -223,31 +313,26 @@ class TileRenderer:
             painter.drawRoundedRect(body, radius, radius)
             if not small:
                 glyph = self.look.glyph(stamp.token)
-                _draw_label(painter, glyph, body, _contrast(color), max_lines=1, scale=0.62)
+                scale = 0.62 if label_left <= body.left() else 0.8
+                _draw_label(painter, glyph, label, text_on(color), max_lines=1, scale=scale)
             return
+        fill, text_color = self.label_colors(stamp)
         if role is WordRole.NOUN and strong:  # high contrast: black text, a thick coloured frame
             painter.setPen(QPen(color, max(2.0, size / 8)))
-            painter.setBrush(QColor("#ffffff"))
-            painter.drawRect(body)
-            text_color = QColor("#000000")
-        elif role in (WordRole.NOUN, WordRole.OPERATOR):
-            painter.setPen(
-                QPen(color, max(1.0, size / 16)) if role is WordRole.NOUN else Qt.PenStyle.NoPen
-            )
-            painter.setBrush(QColor(self._theme.word_tile))
-            painter.drawRect(body)
-            text_color = color
+        elif role is WordRole.NOUN:  # the frame keeps the noun's own colour
+            painter.setPen(QPen(color, max(1.0, size / 16)))
+        elif role is WordRole.OPERATOR:
+            painter.setPen(Qt.PenStyle.NoPen)
         else:  # properties and mechanic words are filled tiles
             painter.setPen(
                 QPen(QColor("#000000"), max(1.0, size / 16)) if strong else Qt.PenStyle.NoPen
             )
-            painter.setBrush(color)
-            painter.drawRect(body)
-            text_color = _contrast(color)
+        painter.setBrush(fill)
+        painter.drawRect(body)
         if small:
             return
         _draw_label(
-            painter, stamp.token, body.adjusted(1, 1, -1, -1), text_color, max_lines=2, scale=0.9
+            painter, stamp.token, label.adjusted(1, 1, -1, -1), text_color, max_lines=2, scale=0.9
         )
 
 
@@ -277,9 +362,48 @@ def _draw_label(
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "\n".join(lines))
 
 
-def _contrast(color: QColor) -> QColor:
-    luminance = 0.299 * color.redF() + 0.587 * color.greenF() + 0.114 * color.blueF()
-    return QColor("#15171c") if luminance > 0.55 else QColor("#ffffff")
+def chip_rect(size: int) -> QRectF | None:
+    """Where the chip of the entity beneath the top one goes in a ``size`` cell: top-left.
+
+    The chip and the count badge below it keep to the left edge, which leaves the
+    top-right corner to the panels' marks (a FRAIL crack, an automaton carrier's
+    tag) and the bottom strip to the property overlay. None below
+    :data:`MIN_CHIP_CELL`, where the count badge alone says "stacked".
+    """
+    if size < MIN_CHIP_CELL:
+        return None
+    chip = max(7, round(size * CHIP_SHARE))
+    return QRectF(1, 1, chip, chip)
+
+
+def badge_rect(size: int, count: int = 2) -> QRectF:
+    """Where a stacked cell's count badge sits in a ``size`` cell: below the chip.
+
+    Without a chip (small cells) it takes the chip's place, top-left. Two digits
+    widen it into a pill (``count`` says how many). Marks drawn over the tiles
+    (the property overlay) leave this rectangle free.
+    """
+    chip = chip_rect(size)
+    if chip is None:
+        diameter = max(9.0, size * 0.42)
+        badge = QRectF(1, 1, diameter, diameter)
+    else:
+        badge = QRectF(1, chip.bottom() + 1, chip.width(), chip.height())
+    if count >= 10 and size >= MIN_TEXT_SIZE:
+        advance = QFontMetricsF(_badge_font(badge)).horizontalAdvance(_badge_text(count))
+        badge.setWidth(max(badge.width(), advance + 4))
+    return badge
+
+
+def _badge_font(badge: QRectF) -> QFont:
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(max(8, int(badge.height() * 0.72)))
+    return font
+
+
+def _badge_text(count: int) -> str:
+    return str(count) if count < 100 else "99+"
 
 
 def _transparent(size: int) -> QPixmap:

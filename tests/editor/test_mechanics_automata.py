@@ -327,7 +327,7 @@ def test_the_ghost_preview_cells_match_a_known_level(make_window, qtbot, tmp_pat
     ]
     assert path[0].steps[2].reason == "stop"
     assert path[0].steps[2].blocker_id == 2
-    assert "against the static board" in panel.ghost.caption()
+    assert "on the board as at move 0" in panel.ghost.caption()
     after = canvas.grab().toImage()
     for cell in ((2, 1), (3, 2)):  # the dotted path and its numbers are drawn there
         centre = canvas.cell_rect(Pos(*cell)).center()

@@ -3,21 +3,27 @@ File ▸ Export ▸ Level as PNG / Solution as GIF or APNG in the window."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import engine
 from editor import app
 from editor.dialogs.picture_form import PictureOptions
+from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.resources import TUTORIAL_PACK
+from editor.views.pictures import Board, solution_of
 from editor.views.theme import LIGHT
+from tests.editor.play_driver import keys
 from tests.editor.window_driver import trigger
+from tests.support import grid_level
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = engine.load_pack(TUTORIAL_PACK)
@@ -207,3 +213,68 @@ def test_export_solution_animation_of_a_level_without_solution_asks_nothing(
     assert (
         window.statusBar().currentMessage().startswith("Level 'level-1' has no solution to animate")
     )
+
+
+# ------------------------------------------------------------- stack order
+
+
+def stacked_level() -> dict[str, Any]:
+    """ROCK lies on FLAG in the list, but has the smaller id: ascending ids would put
+    FLAG on top. The editor writes such a level when an author moves a ROCK onto a
+    FLAG placed later."""
+    rows = ["BABA IS YOU . . .", "baba . . flag+rock . .", "FLAG IS WIN . . ."]
+    level = grid_level(rows, "stacked", solution="RRR")
+    flag, rock = (e for e in level["entities"] if e.get("noun") in ("FLAG", "ROCK"))
+    flag["id"], rock["id"] = rock["id"], flag["id"]
+    return level
+
+
+def stacked_pack(tmp_path: Path) -> Path:
+    nouns = {
+        "BABA": {"color": "#d9396a"},
+        "FLAG": {"color": "#ede285"},
+        "ROCK": {"color": "#c29e46"},
+    }
+    pack = {"format": "rulegrid-pack", "version": 1, "id": "s", "title": "S", "nouns": nouns}
+    path = tmp_path / "stacked.json"
+    path.write_text(json.dumps({**pack, "levels": [stacked_level()]}), encoding="utf-8")
+    return path
+
+
+def test_a_solution_gif_starts_with_the_png_render_pixel_for_pixel(tmp_path: Path) -> None:
+    """One stack order: the GIF's first frame is the level's PNG after palette reduction."""
+    pack = stacked_pack(tmp_path)
+    png, gif = tmp_path / "level.png", tmp_path / "solution.gif"
+    assert app.main(["render", str(pack), "stacked", "-o", str(png)]) == 0
+    assert app.main(["render", str(pack), "stacked", "--solution", "-o", str(gif)]) == 0
+    animation = Image.open(gif)
+    animation.seek(0)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(animation.getpalette() or [])
+    reduced = Image.open(png).convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    first = animation.convert("RGB")
+    assert ImageChops.difference(reduced.convert("RGB"), first).getbbox() is None
+    rock_body = (3 * 32 + 24, 1 * 32 + 5)  # the top tile, clear of chip, glyph and edge
+    assert near(first.convert("RGBA").getpixel(rock_body), rgba("#c29e46"))
+
+
+def test_canvas_play_and_every_picture_stack_a_cell_alike(
+    make_window, settings, tmp_path: Path
+) -> None:
+    settings.reduced_motion = True
+    window: MainWindow = make_window(stacked_pack(tmp_path))
+    assert window.level is not None
+    level = engine.load_pack(stacked_pack(tmp_path)).levels[0]
+    canvas = Board.of_document(window.level).cells
+    assert canvas[Pos(3, 1)] == (Stamp(OBJECT, "FLAG"), Stamp(OBJECT, "ROCK"))
+    assert Board.of_level(level).cells == canvas  # PNG and thumbnails
+    solution = solution_of(level, "RRR")
+    assert solution.boards[0].cells == canvas  # the GIF's first frame
+    trigger(window, "actionPlay")
+    record = window.play_view._record
+    assert record is not None
+    assert dict(record.frames[0].looks()) == dict(canvas)
+    keys(window, "RRR")  # BABA walks onto the stack: it arrives on top
+    for turn, board in enumerate(solution.boards):
+        assert dict(record.frames[turn].looks()) == dict(board.cells), turn
+    assert solution.boards[-1].cells[Pos(3, 1)][-1] == Stamp(OBJECT, "BABA")
