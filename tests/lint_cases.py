@@ -40,6 +40,11 @@ def lint_case(code: str) -> tuple[dict[str, Any], str]:
         return _pack({**level, "solution": "RR"}), "/levels/0/solution"
     if code == "solution-wins-early":
         return _pack({**grid_level(WINNABLE, "a"), "solution": "RRD"}), "/levels/0/solution"
+    if code in ("frail-self-map", "frail-cycle"):
+        leaves = {"ROCK": "ROCK"} if code == "frail-self-map" else {"ROCK": "FLAG", "FLAG": "ROCK"}
+        rows = [*WINNABLE, "ROCK IS FRAIL"]
+        level = grid_level(rows, "a", mechanics=[{**FRAIL, "leaves": leaves}])
+        return _pack(level), "/levels/0/mechanics/0/leaves/ROCK"
     if code == "unused-noun":
         return _pack(grid_level(WINNABLE, "a"), nouns=["BABA", "FLAG", "GHOST"]), "/nouns/GHOST"
     if code == "duplicate-board":

@@ -23,6 +23,7 @@ from typing import Any
 from engine.errors import Problem, pointer
 from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints
 from engine.packs.explain import path_key
+from engine.packs.leaves import CYCLE, SELF_MAP, level_leaves_problems
 from engine.packs.parts import (
     LevelCheck,
     PackBudget,
@@ -34,7 +35,7 @@ from engine.packs.parts import (
 from engine.packs.validate import build_pack, pack_levels, pack_name, pack_size_problems
 
 #: Every lint code: a problem with one of these codes is a warning, any other an error.
-LINT_CODES = frozenset((*LEVEL_LINT_CODES, "unused-noun", "duplicate-board"))
+LINT_CODES = frozenset((*LEVEL_LINT_CODES, SELF_MAP, CYCLE, "unused-noun", "duplicate-board"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,17 +116,22 @@ def report_level(
 ) -> LevelReport:
     """Check one level of a pack whose vocabulary is ``nouns`` (:func:`declared_nouns`).
 
-    Lints run on a level whose only errors are nouns missing from the pack (the
-    level itself plays); a level with any other error gets none. ``budget`` bounds
-    one pass over all the levels of a pack (as :func:`engine.load_pack` does).
+    Lints that play the level run on a level whose only errors are nouns missing
+    from the pack (the level itself plays); a level with any other error gets
+    none of them. The FRAIL map warnings read only the map, so every frail
+    mechanic the schema accepts gets them (:func:`engine.packs.leaves.level_leaves_problems`,
+    what the FRAIL panel shows). ``budget`` bounds one pass over all the levels of
+    a pack (as :func:`engine.load_pack` does).
     """
     check = check_pack_level(doc, nouns, budget=budget)
     warnings: tuple[Problem, ...] = ()
     board = None
     level = check.level
     reading = budget is None or budget.reading  # a pack's total ran out: nothing is played
+    if lint and reading and check.stage not in ("size", "shape"):
+        warnings = tuple(level_leaves_problems(doc))
     if lint and reading and level is not None and check.plays:
-        warnings = tuple(level_lints(level))
+        warnings = (*level_lints(level), *warnings)
         board = board_digest(level) if level.entities else None
     return LevelReport(replace(check, level=None), warnings, nouns, _nouns_used(doc), board)
 

@@ -28,7 +28,7 @@ import functools
 import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.limits import MAX_MAGNITUDE
 
@@ -92,7 +92,7 @@ def pattern_search(pattern: str) -> Callable[[str], bool]:
     return lambda text: search(text) is not None
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int | float]:
     """Draft 2020-12's ``integer``: a number with no fractional part (``1.0`` too), not a bool."""
     if isinstance(value, bool):
         return False

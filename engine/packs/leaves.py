@@ -11,7 +11,9 @@ what an author wants:
 * ``frail-cycle``: ``A: B, B: A``: objects along the loop never run out.
 
 The FRAIL panel draws these chains and flags the same two shapes with these
-codes and messages (docs/validation.md, "FRAIL map warnings").
+codes and messages (docs/validation.md, "FRAIL map warnings"); the same function
+makes the lint warnings of ``rulegrid validate --lint`` and the Problems panel
+(:func:`level_leaves_problems`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.errors import Problem, pointer
+from engine.packs.records import record_passes
 
 SELF_MAP = "frail-self-map"
 CYCLE = "frail-cycle"
@@ -123,3 +126,24 @@ def _follow(leaves: Mapping[str, str], start: str, walked: set[str]) -> LeavesCh
         nouns.append(nxt)
         on_chain.add(nxt)
         walked.add(nxt)
+
+
+def level_leaves_problems(doc: object) -> list[Problem]:
+    """The warnings of every FRAIL map of a level document, pointers relative to the level.
+
+    :func:`leaves_problems` of each frail mechanic the schema accepts whole, whatever
+    else is wrong with the level: the map is a record of its own.
+    """
+    mechanics = doc.get("mechanics") if isinstance(doc, Mapping) else None
+    if not isinstance(mechanics, list):
+        return []
+    found = []
+    for index, mechanic in enumerate(mechanics):
+        frail = isinstance(mechanic, Mapping) and mechanic.get("type") == "frail"
+        if frail and record_passes("mechanics", mechanic):
+            base = pointer("mechanics", index)
+            found += [
+                Problem(base + p.pointer, p.code, p.message)
+                for p in leaves_problems(mechanic["leaves"])
+            ]
+    return found
