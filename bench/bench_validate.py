@@ -133,7 +133,6 @@ def main() -> None:
 
     assert schema_problems("pack", doc) == []
     timed("  compiled check of the checked-in schema", lambda: schema_problems("pack", doc))
-    levels = [Level.model_validate(lv) for lv in doc["levels"]]
     timed("  pydantic models", lambda: [Level.model_validate(lv) for lv in doc["levels"]])
     nouns = frozenset(doc["nouns"])
     docs = doc["levels"]

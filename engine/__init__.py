@@ -6,7 +6,15 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.colors import NOUN_COLORS, default_noun_color
-from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.errors import (
+    EngineError,
+    Problem,
+    RuleComplexityError,
+    ValidationError,
+    clipped,
+    counted,
+    quoted,
+)
 from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
 from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
 from engine.interop.keke_read import KekeUnsupported
@@ -28,6 +36,7 @@ from engine.lint import (
     check_pack_sizes,
     declared_nouns,
     report_level,
+    report_levels,
 )
 from engine.model import (
     ID_PATTERN,
@@ -136,6 +145,8 @@ __all__ = [
     "check_pack",
     "check_pack_sizes",
     "check_solution",
+    "clipped",
+    "counted",
     "declared_nouns",
     "default_noun_color",
     "dump_pack",
@@ -150,9 +161,11 @@ __all__ = [
     "load_pack_document",
     "module_digest",
     "parse_moves",
+    "quoted",
     "read_json_file",
     "replay",
     "report_level",
+    "report_levels",
     "save_pack",
     "share",
     "solve",

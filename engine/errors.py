@@ -206,6 +206,14 @@ def clipped(text: str, limit: int = SHOWN_TEXT) -> str:
     return f"{text[:limit]}…({len(text):,} characters)"
 
 
+def quoted(text: str, limit: int = SHOWN_TEXT) -> str:
+    """``text`` quoted as Python writes it, clipped like :func:`clipped`: ``'abc'``,
+    ``'abcdef…'(10,485,760 characters)``."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}…({len(text):,} characters)"
+
+
 def counted(count: int, singular: str, plural: str | None = None) -> str:
     """``1 error``, ``2 errors``, ``1,000 entities``: a count as an author reads it."""
     word = singular if count == 1 else (plural if plural is not None else singular + "s")

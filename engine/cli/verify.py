@@ -31,6 +31,7 @@ from typing import Any, TextIO, cast
 
 from engine.cli.common import open_pack
 from engine.cli.solve import _count, _seconds
+from engine.errors import counted
 from engine.model import Level
 from engine.solve.search import DEFAULT_MAX_STATES, Strategy
 from engine.solve.verify import FAILING, LevelVerdict, VerdictStatus, VerifySettings, verify_level
@@ -296,7 +297,8 @@ def run(args: argparse.Namespace) -> int:
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no levels"
     verdict_line = f"{len(failing)} failing" if failing else "release-ready"
     print(
-        f"{len(levels)} level(s): {parts} — {verdict_line} ({seconds:.1f} s, {jobs} job(s))",
+        f"{counted(len(levels), 'level')}: {parts} — {verdict_line} "
+        f"({seconds:.1f} s, {counted(jobs, 'job')})",
         file=sys.stderr,
     )
     return SOME_FAILED if failing else 0

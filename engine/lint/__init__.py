@@ -16,6 +16,7 @@ from engine.lint.report import (
     check_pack_sizes,
     declared_nouns,
     report_level,
+    report_levels,
 )
 
 __all__ = [
@@ -27,4 +28,5 @@ __all__ = [
     "check_pack_sizes",
     "declared_nouns",
     "report_level",
+    "report_levels",
 ]

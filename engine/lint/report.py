@@ -136,6 +136,27 @@ def report_level(
     return LevelReport(replace(check, level=None), warnings, nouns, _nouns_used(doc), board)
 
 
+def report_levels(
+    doc: object, *, nouns: frozenset[str] | None = None, lint: bool = True
+) -> Iterator[LevelReport]:
+    """Each level's report, one at a time, made in one bounded pass over the pack.
+
+    The pass :func:`engine.load_pack` makes (one :class:`~engine.packs.parts.PackBudget`):
+    once the pack's list of problems is full, or 1,000 records have been
+    explained, failing levels are named, not explained. A tool showing progress
+    level by level (the editor, opening a pack) gets ``load_pack``'s bounds and,
+    from :func:`check_pack` over these reports, its exact list. ``nouns``: the
+    pack's (:func:`declared_nouns`), read from ``doc`` when not given. Ask
+    :func:`check_pack_sizes` first: a pack with a list over its cap is not walked.
+    """
+    shell = check_pack_shell(doc)
+    if nouns is None:
+        nouns = shell.nouns
+    budget = PackBudget(shell)
+    for level in pack_levels(doc):
+        yield report_level(level, nouns=nouns, lint=lint, budget=budget)
+
+
 def check_pack_sizes(doc: object, *, name: str | None = None) -> tuple[Problem, ...]:
     """Every list and map of a pack document over its cap, located (sizes first).
 
@@ -173,12 +194,8 @@ def check_pack(
         if too_big:  # sizes stop everything: nothing else is read
             return PackReport(tuple(too_big), ())
     shell = check_pack_shell(doc)
-    if levels is None:
-        budget = PackBudget(shell)  # one pass over the levels, bounded as load_pack's
-        levels = [
-            report_level(level, nouns=shell.nouns, lint=lint, budget=budget)
-            for level in pack_levels(doc)
-        ]
+    if levels is None:  # one pass over the levels, bounded as load_pack's
+        levels = list(report_levels(doc, nouns=shell.nouns, lint=lint))
     stale = _first_stale(levels, shell.nouns)
     if stale is not None:
         raise ValueError(f"level report {stale} was checked against another noun vocabulary")

@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard
 
+from engine.errors import quoted
 from engine.limits import MAX_MAGNITUDE
 
 Check = Callable[[Any], bool]
@@ -347,7 +348,7 @@ def describe(value: object) -> str:
     if isinstance(value, int):
         return "a very large number"
     if isinstance(value, str):
-        return f"the text {(value if len(value) <= 40 else value[:40] + '…')!r}"
+        return f"the text {quoted(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):

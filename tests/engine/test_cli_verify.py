@@ -64,7 +64,7 @@ def test_a_release_ready_pack_exits_zero(capsys: Capture) -> None:
     header, *rows = out.splitlines()
     assert header.split() == ["#", "level", "status", "length", "states", "rules", "detail"]
     assert [row.split()[2] for row in rows] == ["solved"] * 8
-    assert "8 level(s): 8 solved — release-ready" in err
+    assert "8 levels: 8 solved — release-ready" in err
 
 
 def test_an_unknown_fail_on_kind_is_a_usage_error(tmp_path: Path, capsys: Capture) -> None:
