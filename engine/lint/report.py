@@ -236,7 +236,13 @@ def check_pack(
         keyed += level.keyed
     others: list[Problem] = []
     if not starting:
-        others += [p.located(pack=name, level=None) for p in _unused_nouns(shell.nouns, levels)]
+        # A noun whose own entry is refused (a key in lower case) is not called unused:
+        # that would be a second problem of one mistake.
+        refused = {
+            p.pointer.split("/")[2] for p in shell.problems if p.pointer.startswith("/nouns/")
+        }
+        nouns = None if shell.nouns is None else shell.nouns - refused
+        others += [p.located(pack=name, level=None) for p in _unused_nouns(nouns, levels)]
     others += _duplicate_boards(name, levels)
     keyed += [(tuple(path_key(p.pointer)), p) for p in others]
     keyed.sort(key=itemgetter(0))  # stable: equal pointers keep the order above

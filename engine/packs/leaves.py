@@ -22,7 +22,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.errors import Problem, pointer
-from engine.packs.records import record_passes
+from engine.limits import TOKEN_MAX_LENGTH
+from engine.packs.compiled import pattern_search
+from engine.tokens import TOKEN_PATTERN
+
+_token = pattern_search(TOKEN_PATTERN)
 
 SELF_MAP = "frail-self-map"
 CYCLE = "frail-cycle"
@@ -131,19 +135,26 @@ def _follow(leaves: Mapping[str, str], start: str, walked: set[str]) -> LeavesCh
 def level_leaves_problems(doc: object) -> list[Problem]:
     """The warnings of every FRAIL map of a level document, pointers relative to the level.
 
-    :func:`leaves_problems` of each frail mechanic the schema accepts whole, whatever
-    else is wrong with the level: the map is a record of its own.
+    :func:`leaves_problems` of each frail mechanic's map, whatever else is wrong with
+    the level or the mechanic: the map is read on its own, each entry whose noun and
+    leftover are well-formed tokens (an entry that is not is an error of its own,
+    and no loop runs through it).
     """
     mechanics = doc.get("mechanics") if isinstance(doc, Mapping) else None
     if not isinstance(mechanics, list):
         return []
     found = []
     for index, mechanic in enumerate(mechanics):
-        frail = isinstance(mechanic, Mapping) and mechanic.get("type") == "frail"
-        if frail and record_passes("mechanics", mechanic):
-            base = pointer("mechanics", index)
-            found += [
-                Problem(base + p.pointer, p.code, p.message)
-                for p in leaves_problems(mechanic["leaves"])
-            ]
+        if not isinstance(mechanic, Mapping) or mechanic.get("type") != "frail":
+            continue
+        leaves = mechanic.get("leaves")
+        if not isinstance(leaves, Mapping):
+            continue
+        sound = {k: v for k, v in leaves.items() if _is_token(k) and _is_token(v)}
+        base = pointer("mechanics", index)
+        found += [Problem(base + p.pointer, p.code, p.message) for p in leaves_problems(sound)]
     return found
+
+
+def _is_token(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= TOKEN_MAX_LENGTH and _token(value)

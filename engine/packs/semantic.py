@@ -102,8 +102,8 @@ def level_problems(
     schema refused (none: the level passed it). ``read_rules=False`` skips the
     parse budget (a pack whose total has run out reports that once). The parse
     budget is read only from a level that passed the schema and has no other
-    problem: it reads every word of the board, and a word with a refused field
-    could be anywhere.
+    problem than nouns missing from the pack: it reads every word of the board,
+    and a word with a refused field could be anywhere.
 
     Raises:
         WorkLimitError: an open :func:`~engine.rules.metered` total ran out here.
@@ -119,7 +119,9 @@ def level_problems(
     if nouns is not None:
         _unknown_nouns(read, nouns, found)
     problems = found.problems()
-    if not problems and read_rules and not breaks.any and words is not None:
+    # Nouns missing from the pack change no word's role: the board reads the same.
+    readable = all(p.code == "unknown-noun" for p in problems)
+    if readable and read_rules and not breaks.any and words is not None:
         problems += rule_problems(words, read.vocabulary)
     return problems
 

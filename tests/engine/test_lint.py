@@ -28,6 +28,7 @@ from engine.packs.semantic import level_problems
 from engine.packs.sizes import pack_size_problems
 from engine.packs.validate import _at, pack_levels, pack_name
 from tests.engine.test_validation_fuzz import FUZZ, TUTORIAL, mutated
+from tests.hostile import pack_of, stacked_bomb
 from tests.lint_cases import lint_case
 from tests.support import PACKS_DIR, grid_level, keke_corpus, keke_level, pack_document
 
@@ -555,3 +556,18 @@ def test_a_check_with_reuse_answers_as_a_check_without(picks: list[int], edited:
     ]
     again = engine.check_pack(doc, name="t", levels=now, reuse=first)
     _same_answer(again, engine.check_pack(doc, name="t", levels=now))
+
+
+def test_a_rule_bomb_whose_nouns_are_undeclared_is_found_not_played() -> None:
+    """Before issue 34 a level whose only problems were undeclared nouns skipped its
+    parse budget, so load_pack listed only the nouns, and the lints then played the
+    bomb: ``check_pack`` (``validate --lint``, the Problems panel) raised
+    RuleComplexityError."""
+    doc = pack_of(stacked_bomb(400))
+    doc["nouns"] = {"BABA": {"color": "#ffffff"}}
+    report = check_pack(doc)
+    assert {p.code for p in report.errors} == {"unknown-noun", "rule-complexity"}
+    assert report.warnings == ()
+    with pytest.raises(engine.ValidationError) as caught:
+        engine.load_pack(doc)
+    assert list(report.errors) == caught.value.errors
