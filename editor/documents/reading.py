@@ -160,13 +160,18 @@ def read_level(data: Mapping[str, Any], *, fallback_id: str = "level") -> LevelP
         entities = []
     parts = LevelParts(props, notes=notes)
     on_board: set[int] = set()
+    # One note per reason: twenty thousand incomplete entities are one note that
+    # counts them (issue 34: one mistake, one problem; also in the open dialog).
+    not_shown: dict[str, list[Any]] = {}
     for index, record in enumerate(entities):
         found = board_piece(record, props.width, props.height)
         if found is not None and found[1].id in on_board:
             found = None  # the id is on the board already: kept as written, not shown
         if found is None:
             parts.unshown.append(copy.deepcopy(record))
-            notes.append(_not_shown(index, record, props, on_board))
+            note = _not_shown(index, record, props, on_board)
+            group = not_shown.setdefault(note.message, [note, 0])
+            group[1] += 1
             continue
         pos, piece = found
         on_board.add(piece.id)
@@ -177,6 +182,11 @@ def read_level(data: Mapping[str, Any], *, fallback_id: str = "level") -> LevelP
             if extra:
                 parts.entity_extra[piece.id] = extra
         parts.stacks.setdefault(pos, []).append(piece)
+    for note, count in not_shown.values():
+        if count > 1:
+            more = engine.counted(count - 1, "more entity", "more entities")
+            note = engine.Problem(note.pointer, note.code, f"{note.message} (and {more})")
+        notes.append(note)
     parts.extra = {k: copy.deepcopy(v) for k, v in data.items() if k not in _OWN_KEYS}
     notes.sort(key=lambda n: _path_key(n.pointer))
     return parts

@@ -19,7 +19,7 @@ only those are explained by jsonschema, one record at a time, so that:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -28,7 +28,7 @@ from engine.errors import Problem
 from engine.limits import MAX_PROBLEMS
 from engine.packs.compiled import Check, UnsupportedSchemaError, compile_schema
 from engine.packs.explain import short, translate
-from engine.packs.repeats import Repeats
+from engine.packs.repeats import Counted, Repeats, same_key
 from engine.packs.schema import Validator, checked_in
 from engine.packs.sizes import json_value_problems
 
@@ -156,7 +156,7 @@ class _Explainer:
         self.explained = 0
         self.unexplained = 0
         self.first_unexplained = ""
-        self.known: dict[tuple[str, str], tuple[Problem, ...]] = {}
+        self.known: dict[tuple[str, object], _Explained] = {}
 
     def level(self, doc: object) -> LevelSchema:
         lists = {}
@@ -193,20 +193,19 @@ class _Explainer:
                 self.first_unexplained = self.first_unexplained or f"/{name}/{index}"
                 self.records[(name, index)] = None
                 return
-            # Explained in place (a problem may read where it is: an entity's
-            # ``leaves`` is per-object-leaves), then kept relative to the record.
-            at = len(f"/{name}/{index}")
-            found = tuple(
-                Problem(p.pointer[at:], p.code, p.message)
-                for p in _record_problems(name, index, item, self._explain)
-            )
+            found = _Explained.of(name, index, _record_problems(name, index, item, self._explain))
             if key is not None:
                 self.known[(name, key)] = found
-        if not found:  # jsonschema, the authority, accepts it (no compiled check ran)
+        if not found.problems:  # jsonschema, the authority, accepts it (no compiled check ran)
             return
-        prefix = f"/{name}/{index}"
-        self.records[(name, index)] = frozenset(p.pointer for p in found)
-        self.repeats.add_same(Problem(prefix + p.pointer, p.code, p.message) for p in found)
+        self.records[(name, index)] = found.pointers
+        repeats = self.repeats
+        for problem, (group, what) in zip(found.problems, found.groups, strict=True):
+            if group in repeats:  # a repeat: counted, no problem made (20,000 of them)
+                repeats.again(group)
+            else:
+                where = f"/{name}/{index}{problem.pointer}"
+                repeats.add(group, Problem(where, problem.code, problem.message), what)
 
     def _explain(self, validator: Any, value: object, base: list[Any]) -> list[Problem]:
         """jsonschema's errors of ``value`` (found at ``base``) as problems, each once,
@@ -217,6 +216,30 @@ class _Explainer:
             for p in translate(error, base):
                 seen.setdefault((p.pointer, p.code, p.message), p)
         return list(seen.values())
+
+
+@dataclass(frozen=True, slots=True)
+class _Explained:
+    """One record's problems relative to it, kept for records equal to it.
+
+    ``groups``: each problem's :func:`~engine.packs.repeats.same_key`, which does not
+    depend on the record's index, so a repeat is counted without any string work.
+    """
+
+    problems: tuple[Problem, ...]
+    pointers: frozenset[str]
+    groups: tuple[tuple[Hashable, Counted], ...]
+
+    @classmethod
+    def of(cls, name: str, index: int, problems: Iterable[Problem]) -> _Explained:
+        # Explained in place (a problem may read where it is: an entity's ``leaves``
+        # is per-object-leaves), then kept relative to the record.
+        at = len(f"/{name}/{index}")
+        relative = tuple(Problem(p.pointer[at:], p.code, p.message) for p in problems)
+        groups = tuple(
+            same_key(Problem(f"/{name}/0{p.pointer}", p.code, p.message)) for p in relative
+        )
+        return cls(relative, frozenset(p.pointer for p in relative), groups)
 
 
 def _record_problems(
@@ -242,7 +265,12 @@ def _record_problems(
     yield from explain(_validators().records[name], item, [name, index])
 
 
-def _key(name: str, item: object, fields: Mapping[str, Mapping[str, Check]] | None) -> str | None:
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _key(
+    name: str, item: object, fields: Mapping[str, Mapping[str, Check]] | None
+) -> object | None:
     """What finds a record already explained: its JSON text, with each field the
     schema accepts on its own written as ``✓`` (``None`` when too long to keep).
 
@@ -257,6 +285,12 @@ def _key(name: str, item: object, fields: Mapping[str, Mapping[str, Check]] | No
                 k: "\u2713" if k in branch and k not in _TAGS and _passes(branch[k], v) else v
                 for k, v in item.items()
             }
+    if type(item) is dict and all(
+        type(v) in _SCALARS and (type(v) is not str or len(v) <= _KEY_CHARS) for v in item.values()
+    ):
+        # A flat record (nearly every entity): its fields, each with its type (JSON's
+        # 1, 1.0 and true differ), found without writing JSON.
+        return tuple(sorted((k, type(v).__name__, v) for k, v in item.items()))
     try:
         text = json.dumps(item, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError):

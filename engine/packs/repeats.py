@@ -83,6 +83,13 @@ class Repeats:
             self._groups[key] = _Group(problem, what)
             self._counts[key] = 0
 
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._groups
+
+    def again(self, key: Hashable) -> None:
+        """Count one more of ``key``, whose first problem is kept (``key in self``)."""
+        self._counts[key] += 1
+
     def add_same(self, problems: Iterable[Problem]) -> None:
         """Add each problem under :func:`same_key`."""
         for problem in problems:

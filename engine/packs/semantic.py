@@ -25,6 +25,7 @@ from engine.errors import Problem, RuleComplexityError, escape_pointer_token, po
 from engine.model import Level
 from engine.packs.compiled import is_integer
 from engine.packs.jsontext import bad_text
+from engine.packs.records import _SOUND as _SOUND
 from engine.packs.records import SOUND, Breaks
 from engine.packs.repeats import Repeats
 from engine.rules import WordTile, parse_units
@@ -190,6 +191,16 @@ class _Reader:
             return None
         return record[key]
 
+    def field(self, name: str, index: int, record: Mapping[str, Any], key: str) -> Any:
+        """:meth:`value` of a record's own field (``record`` is ``self.<name>``'s item
+        ``index``, its list sound): no pointer is made unless a problem needs one."""
+        if key not in record:
+            return None
+        found = self.breaks.records.get((name, index), _SOUND)
+        if found is None or (found and not self.breaks.sound(f"/{name}/{index}/{key}")):
+            return None
+        return record[key]
+
     def container(self, ptr: str, record: Mapping[str, Any], key: str) -> Any:
         """``record[key]``, a list or map the schema accepted as one (some of its items
         may be refused), else ``None``."""
@@ -200,12 +211,11 @@ class _Reader:
 
 def _token(read: _Reader, index: int, entity: Mapping[str, Any]) -> tuple[str, str, str] | None:
     """``(kind, field, token)`` of an entity whose kind and token are sound."""
-    base = f"/entities/{index}"
-    kind = read.value(base + "/kind", entity, "kind")
+    kind = read.field("entities", index, entity, "kind")
     if kind not in ("object", "word"):
         return None
     name = "noun" if kind == "object" else "text"
-    token = read.value(f"{base}/{name}", entity, name)
+    token = read.field("entities", index, entity, name)
     return (kind, name, token) if isinstance(token, str) else None
 
 
@@ -215,16 +225,16 @@ def _entity_problems(read: _Reader, found: Repeats) -> list[WordTile] | None:
     first_use: dict[int, int] = {}
     width, height = read.width, read.height
     words: list[WordTile] | None = []
+    field = read.field
     for index, entity in read.entities:
-        base = f"/entities/{index}"
-        raw_id = read.value(base + "/id", entity, "id")
+        raw_id = field("entities", index, entity, "id")
         entity_id = int(raw_id) if is_integer(raw_id) else None
         if entity_id is not None:
             if entity_id in first_use:
                 found.add(
                     "duplicate-entity-id",
                     Problem(
-                        base + "/id",
+                        f"/entities/{index}/id",
                         "duplicate-entity-id",
                         f"entity id {entity_id} is already used by /entities/{first_use[entity_id]}",
                     ),
@@ -232,7 +242,7 @@ def _entity_problems(read: _Reader, found: Repeats) -> list[WordTile] | None:
                 )
             else:
                 first_use[entity_id] = index
-        x, y = (read.value(f"{base}/{axis}", entity, axis) for axis in ("x", "y"))
+        x, y = field("entities", index, entity, "x"), field("entities", index, entity, "y")
         outside = []
         if width is not None and is_integer(x) and x >= width:
             outside.append(("x", int(x)))
@@ -244,7 +254,7 @@ def _entity_problems(read: _Reader, found: Repeats) -> list[WordTile] | None:
             found.add(
                 "out-of-bounds",
                 Problem(
-                    f"{base}/{outside[0][0]}",
+                    f"/entities/{index}/{outside[0][0]}",
                     "out-of-bounds",
                     f"{where} {verb} outside the {width}x{height} grid",
                 ),
@@ -252,9 +262,10 @@ def _entity_problems(read: _Reader, found: Repeats) -> list[WordTile] | None:
             )
         read_token = _token(read, index, entity)
         if read_token is None:
-            if read.value(base + "/kind", entity, "kind") != "object":
+            if field("entities", index, entity, "kind") != "object":
                 words = None  # a word, maybe, that cannot be read
             continue
+        base = f"/entities/{index}"
         kind, name, token = read_token
         if kind == "word":
             if words is not None and entity_id is not None and is_integer(x) and is_integer(y):
