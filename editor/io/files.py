@@ -233,7 +233,9 @@ class PackFiles(QObject):
         if problems and not self._dialogs.confirm(
             self._window, "Save a pack with errors?", errors_warning(path.name, problems)
         ):
-            self._status(f"Not saved: {path.name} still has {len(problems)} errors")
+            self._status(
+                f"Not saved: {path.name} still has {engine.counted(len(problems), 'error')}"
+            )
             return False
         target = path / PACK_FILE if folder else path
         with Busy(self._window, f"Saving {path.name}") as busy:
@@ -263,7 +265,7 @@ class PackFiles(QObject):
         if self.problems:
             first = self.problems[0]
             self._status(
-                f"Saved {path.name}, but it has {len(self.problems)} problem(s) and will not load in the game "
+                f"Saved {path.name}, but it has {engine.counted(len(self.problems), 'problem')} and will not load in the game "
                 f"until fixed. First: {first}"
             )
         else:
