@@ -94,7 +94,8 @@ class _Form(QDialog):
             else:
                 widget.textEdited.connect(lambda _t, key=key: self._touched.add(key))
             if any(k == key for k, _raw, _working in written):
-                widget.setStyleSheet("border: 1px solid #c0392b")
+                if isinstance(widget, QLineEdit):  # a spin box styled so loses its arrows
+                    widget.setStyleSheet("border: 1px solid #c0392b")
                 widget.setToolTip(next(n for n in lines if f"'{key}'" in n))
         if lines:
             note = QLabel("\n".join(lines), self)

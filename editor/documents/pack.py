@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -498,9 +499,16 @@ def _pack_properties(
     )
 
 
+#: A colour as the format writes it (the schema's pattern): anything else, even a name
+#: Qt would draw ("yellow"), is kept as written and shown grey (issue 34).
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}\Z")
+
+
 def _noun_spec(style: object) -> NounSpec | None:
     """The style as the editor holds it, or ``None`` when it is not a colour and a glyph."""
     if not isinstance(style, Mapping) or not isinstance(style.get("color"), str):
+        return None
+    if _COLOR.match(style["color"]) is None:
         return None
     glyph = style.get("glyph", "")
     if not isinstance(glyph, str) or set(style) - {"color", "glyph"}:

@@ -140,11 +140,12 @@ def written_over(
 
 def written_note(key: str, raw: object, working: object) -> str:
     """What the forms and the repair notes say of a field kept as written."""
+    shown = "it empty" if working == "" else repr(working)
     if raw is ABSENT:
-        return f"'{key}' is not in the file; the editor uses {working!r} and saves it left out"
+        return f"'{key}' is not in the file; the editor shows {shown} and saves it left out"
     return (
         f"'{key}' is written as {engine.clipped(json.dumps(raw, default=str))}, which the editor "
-        f"cannot use; it shows {working!r} and keeps the written value until you set {key}"
+        f"cannot use; it shows {shown} and keeps the written value until you set {key}"
     )
 
 
