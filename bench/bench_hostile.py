@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.hostile import (  # noqa: E402
+    failing_entities,
     issue_bomb,
     pack_of,
     search_bomb,
@@ -129,22 +130,6 @@ def schema_flood(levels: int) -> Doc:
     return pack_document(*bad, nouns=[])
 
 
-def failing_entities(levels: int, per_level: int, *, distinct: bool = False) -> Doc:
-    """Issue 39's B2: every entity fails the schema (``{}``; ``{"id": n}`` when distinct)."""
-    return pack_document(
-        *(
-            {
-                "id": f"l{n}",
-                "width": 4,
-                "height": 4,
-                "entities": [{"id": i + 1} if distinct else {} for i in range(per_level)],
-            }
-            for n in range(levels)
-        ),
-        nouns=["BABA"],
-    )
-
-
 def _filled(head: bytes, item: bytes, tail: bytes, size: int) -> bytes:
     """``head``, ``item`` repeated (comma-separated) up to ``size`` bytes, ``tail``."""
     count = max(1, (size - len(head) - len(tail)) // (len(item) + 1))
@@ -181,49 +166,32 @@ CASES: list[tuple[str, Callable[[], Doc], str]] = [
     ("flood: 1,000,000 semantic problems", lambda: semantic_flood(50, 20_000), "pack"),
     ("flood: 15,000 semantic problems", lambda: semantic_flood(3, 5_000), "pack"),
     ("flood: 10,000 levels failing the schema", lambda: schema_flood(10_000), "pack"),
-    ("B2: 17 x 20,000 {} entities", lambda: failing_entities(17, 20_000), "pack"),
-    ("B2: 17 x 20,000 {} entities, editor open", lambda: failing_entities(17, 20_000), "open"),
-    ("B2: 17 x 20,000 {} entities, Problems panel", lambda: failing_entities(17, 20_000), "panel"),
-    ("B2: 17 x 1,000 {} entities (60 KB)", lambda: failing_entities(17, 1_000), "pack"),
-    ("B2: 17 x 1,000 {} (60 KB), editor open", lambda: failing_entities(17, 1_000), "open"),
-    (
-        "B2: 17 x 20,000 {id: n} entities",
-        lambda: failing_entities(17, 20_000, distinct=True),
-        "pack",
-    ),
-    (
-        "B2: 17 x 20,000 {id: n}, editor open",
-        lambda: failing_entities(17, 20_000, distinct=True),
-        "open",
-    ),
-    (
-        "B2: 17 x 20,000 {id: n}, Problems panel",
-        lambda: failing_entities(17, 20_000, distinct=True),
-        "panel",
+    *(
+        (f"B2: 17 x {count:,} {shape} entities{label}", builder, kind)
+        for count, shape, builder in (
+            (20_000, "{}", lambda: failing_entities(17, 20_000)),
+            (1_000, "{}", lambda: failing_entities(17, 1_000)),
+            (20_000, "{id: n}", lambda: failing_entities(17, 20_000, distinct=True)),
+        )
+        for label, kind in (("", "pack"), (", editor open", "open"), (", Problems panel", "panel"))
     ),
 ]
 
 #: Files made as bytes: their parsed form would not fit in the parent either.
 RAW_CASES: list[tuple[str, Callable[[], bytes], str]] = [
-    (
-        "B6: 64 MiB of [] in an unknown field",
-        lambda: _filled(b'{"x": [', b"[]", b"]}", 64 * MB - 64),
-        "pack",
-    ),
-    (
-        "B6: 64 MiB of [], editor open",
-        lambda: _filled(b'{"x": [', b"[]", b"]}", 64 * MB - 64),
-        "open",
-    ),
-    (
-        "B6: levels: [{}, ...] of 64 MiB",
-        lambda: _filled(b'{"levels": [', b"{}", b"]}", 64 * MB - 64),
-        "pack",
-    ),
-    (
-        "B6: levels: [{}, ...], editor open",
-        lambda: _filled(b'{"levels": [', b"{}", b"]}", 64 * MB - 64),
-        "open",
+    *(
+        (f"B6: {name}{label}", make, kind)
+        for name, make in (
+            (
+                "64 MiB of [] in an unknown field",
+                lambda: _filled(b'{"x": [', b"[]", b"]}", 64 * MB - 64),
+            ),
+            (
+                "levels: [{}, ...] of 64 MiB",
+                lambda: _filled(b'{"levels": [', b"{}", b"]}", 64 * MB - 64),
+            ),
+        )
+        for label, kind in (("", "pack"), (", editor open", "open"))
     ),
     ("B6: 8 MiB of [] (1.4 M lists)", lambda: _filled(b'{"x": [', b"[]", b"]}", 8 * MB), "pack"),
 ]

@@ -149,6 +149,12 @@ def written_note(key: str, raw: object, working: object) -> str:
     )
 
 
+def _values(props: object, *fields: str | tuple[str, str]) -> dict[str, Any]:
+    """``{document key: attribute}`` of properties (a pair when the names differ)."""
+    pairs = [(f, f) if isinstance(f, str) else f for f in fields]
+    return {key: getattr(props, attribute) for key, attribute in pairs}
+
+
 @dataclass(frozen=True, slots=True)
 class LevelProperties:
     level_id: str
@@ -161,13 +167,7 @@ class LevelProperties:
 
     def values(self) -> dict[str, Any]:
         """The working values by the level document's keys."""
-        return {
-            "id": self.level_id,
-            "title": self.title,
-            "author": self.author,
-            "width": self.width,
-            "height": self.height,
-        }
+        return _values(self, ("id", "level_id"), "title", "author", "width", "height")
 
 
 class Anchor(NamedTuple):
@@ -197,12 +197,7 @@ class PackProperties:
 
     def values(self) -> dict[str, Any]:
         """The working values by the pack document's keys."""
-        return {
-            "id": self.pack_id,
-            "title": self.title,
-            "author": self.author,
-            "description": self.description,
-        }
+        return _values(self, ("id", "pack_id"), "title", "author", "description")
 
 
 # ------------------------------------------------------------- reading values

@@ -70,7 +70,16 @@ class Breaks:
 
     def sound(self, ptr: str) -> bool:
         """Whether the value at ``ptr`` is as the schema wants it, so a check may read it."""
-        if self.shell and _hits(self.shell, ptr):
+        return self._clear(ptr, _hits)
+
+    def holds(self, ptr: str) -> bool:
+        """Whether the container at ``ptr`` is there as the schema wants it (its items
+        may still be refused: a pattern with a broken step still has its length)."""
+        return self._clear(ptr, _above)
+
+    def _clear(self, ptr: str, near: Callable[[frozenset[str], str], bool]) -> bool:
+        """No problem ``near`` ``ptr``: in the level's own fields, or in its record."""
+        if self.shell and near(self.shell, ptr):
             return False
         if not self.records:
             return True
@@ -80,24 +89,7 @@ class Breaks:
         found = self.records.get((parts[1], int(parts[2])), _SOUND)
         if found is None:
             return False
-        return not found or not _hits(found, "/" + parts[3] if len(parts) > 3 else "")
-
-    def holds(self, ptr: str) -> bool:
-        """Whether the container at ``ptr`` is there as the schema wants it (its items
-        may still be refused: a pattern with a broken step still has its length)."""
-        if self.shell and _above(self.shell, ptr):
-            return False
-        parts = ptr.split("/", 3)
-        if len(parts) < 3 or not parts[2].isdigit():
-            return True
-        found = self.records.get((parts[1], int(parts[2])), _SOUND)
-        if found is None:
-            return False
-        return not found or not _above(found, "/" + parts[3] if len(parts) > 3 else "")
-
-    def record(self, name: str, index: int) -> bool:
-        """Whether a whole record is sound (its list too)."""
-        return self.sound(f"/{name}/{index}")
+        return not found or not near(found, "/" + parts[3] if len(parts) > 3 else "")
 
     @property
     def any(self) -> bool:

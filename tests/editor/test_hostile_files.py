@@ -138,16 +138,21 @@ def test_comparing_recovered_work_with_a_hostile_file_on_disk_says_where(
     assert compare_with_disk(found) == f"The file on disk cannot be read: {why}"
 
 
+def recover(make_window, settings, dialogs, pack: Any) -> Any:
+    """A window started beside a recovery file of ``pack``, whose restore is accepted."""
+    folder = settings.data_folder / "recovery"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "999999999-w.json").write_text(json.dumps(recovery_record(pack)), encoding="utf-8")
+    dialogs.recovery_answer = ("restore", 0)
+    return make_window()
+
+
 def test_recovered_work_the_editor_cannot_hold_is_one_dialog(
     make_window, settings, dialogs, qtbot
 ) -> None:
-    folder = settings.data_folder / "recovery"
-    folder.mkdir(parents=True, exist_ok=True)
     deep = json.loads(wide_pack())
     deep["x-notes"] = json.loads("[" * 40 + "]" * 40)  # JSON, but past the nesting cap
-    (folder / "999999999-w.json").write_text(json.dumps(recovery_record(deep)), encoding="utf-8")
-    dialogs.recovery_answer = ("restore", 0)
-    window = make_window()
+    window = recover(make_window, settings, dialogs, deep)
     qtbot.waitUntil(lambda: bool(dialogs.errors))
     [error] = dialogs.errors
     assert error.startswith("Recover unsaved work: The recovered pack is unreadable: ")
@@ -158,12 +163,7 @@ def test_recovered_work_the_editor_cannot_hold_is_one_dialog(
 def test_recovered_work_with_a_huge_width_is_restored_on_a_usable_grid(
     make_window, settings, dialogs, qtbot
 ) -> None:
-    folder = settings.data_folder / "recovery"
-    folder.mkdir(parents=True, exist_ok=True)
-    wide = json.loads(wide_pack())
-    (folder / "999999999-w.json").write_text(json.dumps(recovery_record(wide)), encoding="utf-8")
-    dialogs.recovery_answer = ("restore", 0)
-    window = make_window()
+    window = recover(make_window, settings, dialogs, json.loads(wide_pack()))
     qtbot.waitUntil(lambda: window.pack.properties.pack_id == "test")
     assert dialogs.errors == []
     assert (window.level.width, window.level.height) == (3, 2)

@@ -27,24 +27,8 @@ import engine
 from engine.limits import MAX_PACK_CONTAINERS, MAX_PACK_VALUES, MAX_PROBLEMS, PARSE_BUDGET
 from engine.packs.jsonscan import count_structure
 from engine.packs.jsontext import parse_json_text
-from tests.hostile import pack_of, stacked_bomb
+from tests.hostile import failing_entities, pack_of, stacked_bomb
 from tests.support import pack_document
-
-
-def empty_entity_pack(levels: int, per_level: int, *, distinct: bool = False) -> dict[str, Any]:
-    """Issue 39's B2: levels of ``{}`` entities (``{"id": n}`` with ``distinct``)."""
-    return pack_document(
-        *(
-            {
-                "id": f"l{n}",
-                "width": 4,
-                "height": 4,
-                "entities": [{"id": i + 1} if distinct else {} for i in range(per_level)],
-            }
-            for n in range(levels)
-        ),
-        nouns=["BABA"],
-    )
 
 
 @pytest.fixture
@@ -71,7 +55,7 @@ def explanations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_explaining_a_pack_stops_at_the_problem_cap(
     explanations: list[int], distinct: bool
 ) -> None:
-    doc = empty_entity_pack(17, 2_000, distinct=distinct)
+    doc = failing_entities(17, 2_000, distinct=distinct)
     with pytest.raises(engine.ValidationError) as caught:
         engine.load_pack(doc)
     assert explanations[0] <= 2 * MAX_PROBLEMS  # was 34,000: every entity of every level
@@ -88,7 +72,7 @@ def test_explaining_a_pack_stops_at_the_problem_cap(
 
 def test_a_level_report_explains_at_most_the_cap(explanations: list[int]) -> None:
     """What the editor keeps per level is bounded too: 1,000 records explained at most."""
-    doc = empty_entity_pack(1, 3_000, distinct=True)
+    doc = failing_entities(1, 3_000, distinct=True)
     report = engine.report_level(doc["levels"][0], nouns=frozenset({"BABA"}))
     assert explanations[0] <= MAX_PROBLEMS + 1
     assert len(report.errors) <= MAX_PROBLEMS
@@ -96,7 +80,7 @@ def test_a_level_report_explains_at_most_the_cap(explanations: list[int]) -> Non
 
 
 def test_reports_of_one_pass_are_as_bounded_as_load_pack(explanations: list[int]) -> None:
-    doc = empty_entity_pack(17, 2_000, distinct=True)
+    doc = failing_entities(17, 2_000, distinct=True)
     reports = list(engine.report_levels(doc))
     assert explanations[0] <= 2 * MAX_PROBLEMS
     with pytest.raises(engine.ValidationError) as caught:
