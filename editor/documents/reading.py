@@ -225,7 +225,15 @@ def _not_shown(
         and board_piece(record, props.width, props.height)
     ):
         why = f"its id {entity_id} is already used on the board"
-    elif isinstance(record, Mapping) and is_int(record.get("x")) and is_int(record.get("y")):
+    elif (  # a whole object or word, just not on this grid
+        isinstance(record, Mapping)
+        and kind in (OBJECT, WORD)
+        and is_token(token)
+        and is_int(entity_id)
+        and entity_id >= 1
+        and is_int(record.get("x"))
+        and is_int(record.get("y"))
+    ):
         why = f"({record['x']}, {record['y']}) is outside the grid of {props.width}x{props.height}"
     else:
         why = "it is not a complete object or word"

@@ -70,9 +70,12 @@ def test_off_grid_and_malformed_entities_are_kept_aside_in_order(qapp) -> None:
     pack, notes = read(pack_document(level, pack_id="p", nouns=["BABA", "FLAG", "ROCK"]))
     out = pack.to_data()["levels"][0]
     assert out["entities"] == level["entities"]  # the board's two, then the rest as written
+    # one note per reason (the dialog lists them): off the grid, and four incomplete
     assert [(n.pointer, n.code) for n in notes] == [
-        (f"/levels/0/entities/{i}", NOT_SHOWN) for i in range(2, 7)
+        ("/levels/0/entities/2", NOT_SHOWN),
+        ("/levels/0/entities/3", NOT_SHOWN),
     ]
+    assert notes[1].message.endswith("(and 3 more entities)")
     assert pack.levels[0].entity_count() == 2
 
 
@@ -86,9 +89,11 @@ def test_repeated_ids_are_kept_as_written_off_the_board_and_listed(qapp) -> None
     pack, notes = read(pack_document(level, pack_id="p"))
     assert pack.to_data()["levels"][0]["entities"] == level["entities"]
     assert [(n.pointer, n.code) for n in notes] == [
-        (f"/levels/0/entities/{i}", NOT_SHOWN) for i in (1, 2, 3)
+        ("/levels/0/entities/1", NOT_SHOWN),  # and the next, for the same reason
+        ("/levels/0/entities/3", NOT_SHOWN),
     ]
     assert "its id 5 is already used on the board" in notes[0].message
+    assert notes[0].message.endswith("(and 1 more entity)")
     assert pack.levels[0].entity_count() == 1
     assert pack.levels[0].allocate_ids(1) == [7]  # new entities never reuse a kept id
 
