@@ -324,8 +324,8 @@ def _open_in_editor(path: Path) -> str:
     opened = open_work(OpenRequest(path, False, Progress()), CancelToken())
     if opened.plan is not None:
         return "opened"
-    repair = "repair offered" if opened.repaired is not None else f"refused ({opened.why_not})"
-    return f"{_codes(opened.problems)}; {repair}"
+    repair = "repair offered" if opened.repaired is not None else "not opened"
+    return f"{_codes(opened.problems)}, {repair}"
 
 
 def _panel_check(path: Path) -> str:
@@ -338,7 +338,7 @@ def _panel_check(path: Path) -> str:
     reports = [engine.report_level(level, nouns=nouns) for level in doc["levels"]]
     report = engine.check_pack({**doc, "levels": []}, levels=reports)
     kept = sum(len(r.errors) for r in reports)
-    return f"{_codes(report.errors)}; {kept:,} problems kept in {len(reports)} reports"
+    return f"{_codes(report.errors)}, {kept:,} problems kept in {len(reports)} reports"
 
 
 def _codes(problems: Any) -> str:
