@@ -200,6 +200,13 @@ LEVEL_ACTIONS = (
         "add-noun",
         "Add a noun (name and colour) to the pack",
     ),
+    ActionSpec(
+        "actionNounStyle",
+        "Noun &Style…",
+        "",
+        "",
+        "Colour and glyph of the noun picked in the palette",
+    ),
 )
 
 VALIDATION_ACTIONS = (

@@ -144,6 +144,21 @@ class LevelActions:
             self._pack.add_noun(*answer)
             self._show(f"Added noun {answer[0]}: it is in the palette as an object and as a word")
 
+    def edit_noun_style(self, name: str | None = None) -> None:
+        """Colour and glyph of ``name`` (default: the noun picked in the palette)."""
+        if name is None:
+            stamp = self._session.stamp
+            name = stamp.token if stamp is not None else None
+        if name is None or name not in self._pack.nouns:
+            self._show("Pick a noun in the palette first; its style is edited here")
+            return
+        spec = self._pack.nouns[name]
+        answer = self._dialogs.edit_noun_style(
+            self._parent, name, spec, self._pack.kept_style(name)
+        )
+        if answer is not None and self._pack.set_noun_style(name, answer):
+            self._show(f"{name} is now drawn in {answer.color}")
+
     # ------------------------------------------------------------- clipboard
     def copy(self) -> bool:
         region = self._select.selected_region()

@@ -6,7 +6,15 @@ editor and other tools import only the names in ``__all__``.
 
 from engine import share
 from engine.colors import NOUN_COLORS, default_noun_color
-from engine.errors import EngineError, Problem, RuleComplexityError, ValidationError
+from engine.errors import (
+    EngineError,
+    Problem,
+    RuleComplexityError,
+    ValidationError,
+    clipped,
+    counted,
+    quoted,
+)
 from engine.interop.keke import KekeImport, KekeReplay, KekeUnsupportedError, import_keke
 from engine.interop.keke_export import KekeExport, KekeMisfit, export_keke
 from engine.interop.keke_read import KekeUnsupported
@@ -30,6 +38,7 @@ from engine.lint import (
     declared_nouns,
     lint_work,
     report_level,
+    report_levels,
 )
 from engine.model import (
     ID_PATTERN,
@@ -164,6 +173,8 @@ __all__ = [
     "check_pack",
     "check_pack_sizes",
     "check_solution",
+    "clipped",
+    "counted",
     "declared_nouns",
     "default_memory_budget",
     "default_noun_color",
@@ -182,9 +193,11 @@ __all__ = [
     "local_path",
     "module_digest",
     "parse_moves",
+    "quoted",
     "read_json_file",
     "replay",
     "report_level",
+    "report_levels",
     "save_pack",
     "share",
     "solve",

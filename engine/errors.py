@@ -126,7 +126,10 @@ class ProblemList:
         if more or self.uncounted:
             parts = []
             if more:
-                parts.append(f"{more:,} more problems are not listed ({self.total:,} in all)")
+                parts.append(
+                    f"{counted(more, 'more problem')} {'is' if more == 1 else 'are'} not "
+                    f"listed ({self.total:,} in all)"
+                )
             if self.uncounted:
                 parts.append(self.uncounted)
             message = "; ".join(parts) + (
@@ -143,13 +146,23 @@ class RuleComplexityError(EngineError):
     ``units`` is what the parser had counted when it stopped (at least ``budget + 1``).
     """
 
-    def __init__(self, units: int, budget: int) -> None:
+    def __init__(self, units: int, budget: int, done: int | None = None) -> None:
         self.units = units
         self.budget = budget
+        #: The units read before the step that would pass the budget (work really done).
+        self.done = min(units, budget) if done is None else done
+        # The parser counts a step's combinations before it makes them, so one step
+        # can ask for millions of units: the message says where reading stopped and
+        # what the step would have needed, never that millions were counted.
+        step = (
+            f"; reading stopped after {self.done:,}, at a step that would need "
+            f"{units - self.done:,} more"
+            if units - self.done > 1
+            else ""
+        )
         super().__init__(
-            f"the words on this board form too many sentences and rules to read: "
-            f"more than the rule-complexity budget of {budget:,} units (counted {units:,} "
-            "before stopping)"
+            "the words on this board form too many sentences and rules to read: "
+            f"more than the rule-complexity budget of {budget:,} units{step}"
         )
 
 
@@ -168,13 +181,49 @@ class WorkLimitError(EngineError):
         self.what = what
         super().__init__(
             f"reading the rules of {what} needs more than {limit:,} units in total "
+            f"(reading stopped at {units:,}; each board fits its own budget, but together "
+            "they cost too much)"
+            if units > limit
+            else f"reading the rules of {what} needs more than {limit:,} units in total "
             "(each board fits its own budget, but together they cost too much)"
         )
 
 
+#: Characters of a document's text a problem shows before it clips the rest.
+SHOWN_TEXT = 40
+#: Characters of one reference token a pointer keeps before it clips the rest.
+SHOWN_TOKEN = 64
+
+
+def clipped(text: str, limit: int = SHOWN_TEXT) -> str:
+    """``text``, or its first ``limit`` characters, "…" and how long it is.
+
+    A document's text is echoed in messages and pointers, and a stranger's field
+    name can be ten megabytes: each is clipped, and says how much was left out.
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}…({len(text):,} characters)"
+
+
+def quoted(text: str, limit: int = SHOWN_TEXT) -> str:
+    """``text`` quoted as Python writes it, clipped like :func:`clipped`: ``'abc'``,
+    ``'abcdef…'(10,485,760 characters)``."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}…({len(text):,} characters)"
+
+
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """``1 error``, ``2 errors``, ``1,000 entities``: a count as an author reads it."""
+    word = singular if count == 1 else (plural if plural is not None else singular + "s")
+    return f"{count:,} {word}"
+
+
 def escape_pointer_token(token: object) -> str:
-    """Escape one reference token for a JSON Pointer (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    """Escape one reference token for a JSON Pointer (RFC 6901), clipped past
+    :data:`SHOWN_TOKEN` characters (a problem's pointer is one readable line)."""
+    return clipped(str(token), SHOWN_TOKEN).replace("~", "~0").replace("/", "~1")
 
 
 def pointer(*parts: object) -> str:

@@ -220,3 +220,17 @@ MAX_PAYLOAD_WORK = 500_000
 #: and a folder with more (a virtual environment, a checkout) is refused, not walked.
 #: A generated pack needs ``pack.py`` and a few helpers.
 MAX_TRUSTED_FILES = 1_000
+
+# ------------------------------------------------------- pack file pre-scan (issue 39)
+
+#: ``{`` plus ``[`` bytes in a pack file, counted before it is parsed
+#: (:mod:`engine.packs.jsonscan`): a two-byte ``{}`` becomes a 64-byte dictionary,
+#: so a 64 MiB file of them was 1.6 GB before any check ran. A pack at the level
+#: limit with ordinary levels holds about 620,000, one entity-dense enough to fill
+#: the byte cap about 1,000,000.
+MAX_PACK_CONTAINERS = 1_200_000
+#: ``,`` plus ``:`` bytes in a pack file, counted with the containers: every value
+#: but the first of a container costs one, and no value costs the parser more
+#: than about 60 bytes, so with the containers the parse stays under 1 GB. An
+#: entity needs ten; a pack at the level limit with ordinary levels about 6,100,000.
+MAX_PACK_VALUES = 8_000_000

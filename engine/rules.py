@@ -184,7 +184,7 @@ class _Counter:
     def spend(self, amount: int) -> None:
         self.units += amount
         if self.budget is not None and self.units > self.budget:
-            raise RuleComplexityError(self.units, self.budget)
+            raise RuleComplexityError(self.units, self.budget, self.units - amount)
 
 
 @dataclass(slots=True)

@@ -104,3 +104,22 @@ def pack_of(*levels: Level, pack_id: str = "hostile") -> dict[str, Any]:
     """A pack around the levels, with unique level ids and every noun declared."""
     named = [{**level, "id": f"{level['id']}-{n}"} for n, level in enumerate(levels)]
     return pack_document(*named, pack_id=pack_id)
+
+
+def failing_entities(levels: int, per_level: int, *, distinct: bool = False) -> dict[str, Any]:
+    """Issue 39's B2: levels whose every entity fails the schema (``{}``; with
+    ``distinct``, ``{"id": n}``: no two equal, so none is explained for another)."""
+    from tests.support import pack_document
+
+    return pack_document(
+        *(
+            {
+                "id": f"l{n}",
+                "width": 4,
+                "height": 4,
+                "entities": [{"id": i + 1} if distinct else {} for i in range(per_level)],
+            }
+            for n in range(levels)
+        ),
+        nouns=["BABA"],
+    )

@@ -43,6 +43,11 @@ def lint_case(code: str) -> tuple[dict[str, Any], str]:
     if code == "solution-unchecked":  # a walk to and fro costing more than the lint budget
         level = grid_level([". baba . flag", "BABA IS YOU .", "FLAG IS WIN ."], "a")
         return _pack({**level, "solution": "RL" * 25_000}), "/levels/0/solution"
+    if code in ("frail-self-map", "frail-cycle"):
+        leaves = {"ROCK": "ROCK"} if code == "frail-self-map" else {"ROCK": "FLAG", "FLAG": "ROCK"}
+        rows = [*WINNABLE, "ROCK IS FRAIL"]
+        level = grid_level(rows, "a", mechanics=[{**FRAIL, "leaves": leaves}])
+        return _pack(level), "/levels/0/mechanics/0/leaves/ROCK"
     if code == "unused-noun":
         return _pack(grid_level(WINNABLE, "a"), nouns=["BABA", "FLAG", "GHOST"]), "/nouns/GHOST"
     if code == "duplicate-board":

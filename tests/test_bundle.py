@@ -109,7 +109,7 @@ def test_the_bundle_carries_the_data_and_verifies_on_worker_processes(bundle: Bu
     assert bundle.ok("rulegrid", "validate", tutorial) == ""
     verified = bundle.command("rulegrid", "verify", tutorial, "--jobs", "2")
     assert verified.returncode == 0, verified.stderr
-    assert "8 level(s): 8 solved — release-ready" in verified.stderr
+    assert "8 levels: 8 solved — release-ready" in verified.stderr
 
 
 def test_the_bundled_editor_comes_up_offscreen_and_renders(bundle: Bundle) -> None:

@@ -176,7 +176,7 @@ def test_a_copied_pack_validates_and_the_bundled_tutorial_verifies(installed: In
     assert 'tutorial/levels/0/width (level "first-steps"): -9 is out of range' in done.stdout
     verified = installed.run_command("rulegrid", "verify", tutorial, "--jobs", "2")
     assert verified.returncode == 0, verified.stderr
-    assert "8 level(s): 8 solved — release-ready" in verified.stderr
+    assert "8 levels: 8 solved — release-ready" in verified.stderr
 
 
 def test_a_payload_file_previews_and_installs_into_the_users_folder(installed: Installed) -> None:

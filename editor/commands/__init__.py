@@ -13,6 +13,7 @@ from editor.commands.pack_levels import (
     AddNounCommand,
     InsertLevelCommand,
     MoveLevelCommand,
+    NounStyleCommand,
     PackPropertiesCommand,
     RemoveLevelCommand,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "LevelCommand",
     "LevelPropertiesCommand",
     "MoveLevelCommand",
+    "NounStyleCommand",
     "PackPropertiesCommand",
     "PaintCellsCommand",
     "RemoveLevelCommand",

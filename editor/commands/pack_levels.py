@@ -64,6 +64,22 @@ class AddNounCommand(QUndoCommand):
         self._pack.write_noun(self._name, None)
 
 
+class NounStyleCommand(QUndoCommand):
+    """A noun's colour and glyph; a style the file wrote so the editor could not show
+    it (kept as written until now) is replaced, and comes back on undo."""
+
+    def __init__(self, pack: PackTarget, name: str, spec: NounSpec) -> None:
+        super().__init__(f"Noun Style {name}")
+        self._pack, self._name, self._after = pack, name, spec
+        self._before = pack.noun_style(name)
+
+    def redo(self) -> None:
+        self._pack.write_noun_style(self._name, self._after, None)
+
+    def undo(self) -> None:
+        self._pack.write_noun_style(self._name, *self._before)
+
+
 class PackPropertiesCommand(QUndoCommand):
     def __init__(self, pack: PackTarget, after: PackProperties) -> None:
         super().__init__("Pack Properties")

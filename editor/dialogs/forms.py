@@ -1,7 +1,14 @@
-"""Small forms: level properties (with the resize anchor), a new noun, pack properties."""
+"""Small forms: level properties (with the resize anchor), a noun (new, or its style), pack properties.
+
+A pack opened for repair may hold a field the editor cannot use (a width of
+``"9"``, a title that is a number, a colour written ``"yellow"``): the form that
+owns the field shows the working value and says what the file has; the file's
+value is kept until the author sets the field here (issue 34).
+"""
 
 from __future__ import annotations
 
+import json
 import re
 
 from PySide6.QtCore import Qt
@@ -23,7 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 import engine
-from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
+from editor.documents.values import (
+    Anchor,
+    LevelProperties,
+    NounSpec,
+    PackProperties,
+    Written,
+    written_note,
+)
 
 MAX_SIZE = engine.MAX_GRID_SIZE
 _ID_RE = re.compile(engine.ID_PATTERN)
@@ -68,6 +82,32 @@ class _Form(QDialog):
         if not problem:
             self.accept()
 
+    def show_written(self, written: Written, fields: dict[str, QLineEdit | QSpinBox]) -> None:
+        """Say which fields the file wrote so that the editor cannot use them, and keep
+        track of the ones the author sets here (:meth:`still_written`)."""
+        self._written = written
+        self._touched: set[str] = set()
+        lines = [written_note(key, raw, working) for key, raw, working in written if key in fields]
+        for key, widget in fields.items():
+            if isinstance(widget, QSpinBox):
+                widget.valueChanged.connect(lambda _v, key=key: self._touched.add(key))
+            else:
+                widget.textEdited.connect(lambda _t, key=key: self._touched.add(key))
+            if any(k == key for k, _raw, _working in written):
+                if isinstance(widget, QLineEdit):  # a spin box styled so loses its arrows
+                    widget.setStyleSheet("border: 1px solid #c0392b")
+                widget.setToolTip(next(n for n in lines if f"'{key}'" in n))
+        if lines:
+            note = QLabel("\n".join(lines), self)
+            note.setObjectName("formWritten")
+            note.setWordWrap(True)
+            self.form.addRow(note)
+
+    def still_written(self) -> Written:
+        """The fields kept as the file wrote them that the author did not set here."""
+        written: Written = getattr(self, "_written", ())
+        return tuple(w for w in written if w[0] not in getattr(self, "_touched", set()))
+
 
 class LevelPropertiesDialog(_Form):
     """Id, title, author and size; the anchor says where the old contents go on resize."""
@@ -106,6 +146,14 @@ class LevelPropertiesDialog(_Form):
         holder = QWidget(self)
         holder.setLayout(grid)
         self.form.addRow("Resize anchor", holder)
+        fields: dict[str, QLineEdit | QSpinBox] = {
+            "id": self.level_id,
+            "title": self.title_edit,
+            "author": self.author,
+            "width": self.width_box,
+            "height": self.height_box,
+        }
+        self.show_written(props.written, fields)
 
     def result_properties(self) -> LevelProperties:
         return LevelProperties(
@@ -114,6 +162,7 @@ class LevelPropertiesDialog(_Form):
             self.author.text().strip(),
             self.width_box.value(),
             self.height_box.value(),
+            self.still_written(),
         )
 
     def anchor(self) -> Anchor:
@@ -221,6 +270,13 @@ class PackPropertiesDialog(_Form):
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.setMinimumWidth(420)
         self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        fields: dict[str, QLineEdit | QSpinBox] = {
+            "id": self.pack_id,
+            "title": self.title_edit,
+            "author": self.author,
+            "description": self.description,
+        }
+        self.show_written(props.written, fields)
 
     def result_properties(self) -> PackProperties:
         return PackProperties(
@@ -228,6 +284,7 @@ class PackPropertiesDialog(_Form):
             self.title_edit.text().strip(),
             self.author.text().strip(),
             self.description.text().strip(),
+            self.still_written(),
         )
 
     def problem(self) -> str:
@@ -236,3 +293,53 @@ class PackPropertiesDialog(_Form):
                 "The id uses letters, digits, '.', '_' and '-' and starts with a letter or digit."
             )
         return ""
+
+
+class NounStyleDialog(_Form):
+    """A noun's colour and glyph; the name stays. The form that owns a noun's style:
+    a style the file wrote so the editor cannot show it (``"yellow"``) is fixed here."""
+
+    def __init__(
+        self, name: str, spec: NounSpec, written: object = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(f"Noun Style: {name}", parent)
+        self.setObjectName("nounStyleDialog")
+        self.name = name
+        self._color = QColor(spec.color)
+        self.color_button = QPushButton(self)
+        self.color_button.setObjectName("nounColor")
+        self.color_button.clicked.connect(self._choose_color)
+        self.glyph = QLineEdit(spec.glyph, self)
+        self.glyph.setMaxLength(2)
+        self.glyph.setPlaceholderText("first letter")
+        self.form.addRow("Noun", QLabel(name, self))
+        self.form.addRow("Colour", self.color_button)
+        self.form.addRow("Glyph", self.glyph)
+        if written is not None:
+            shown = engine.clipped(json.dumps(written, ensure_ascii=False, default=str))
+            note = QLabel(
+                f"The file writes this style as {shown}, which the editor cannot show; "
+                "it is kept until you press OK here.",
+                self,
+            )
+            note.setObjectName("formWritten")
+            note.setWordWrap(True)
+            self.form.addRow(note)
+        self._show_color()
+
+    def set_color(self, color: QColor) -> None:
+        self._color = color
+        self._show_color()
+
+    def result_style(self) -> NounSpec:
+        return NounSpec(self._color.name(), self.glyph.text().strip())
+
+    def _choose_color(self) -> None:
+        color = QColorDialog.getColor(self._color, self, "Noun colour")
+        if color.isValid():
+            self.set_color(color)
+
+    def _show_color(self) -> None:
+        text = "#15171c" if self._color.lightness() > 140 else "#ffffff"
+        self.color_button.setText(self._color.name())
+        self.color_button.setStyleSheet(f"background: {self._color.name()}; color: {text};")

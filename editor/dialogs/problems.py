@@ -1,9 +1,12 @@
 """Shows every problem that kept a pack from loading, each with where it is.
 
-Columns: the location (pack and JSON Pointer), the level id, the problem's
-code and its message. When the editor can still read the pack, an
+The summary says why in words first: how many problems, the first few (where,
+then what) and "and N more". Columns: the location (pack and JSON Pointer), the
+level id, the problem's code and its message; the list is ``engine.load_pack``'s,
+the one the Problems panel shows. When the file is JSON within the caps, an
 "Open Anyway to Fix" button opens it for repair, and the dialog says what that
-keeps aside (entities it cannot show) and what it had to change.
+keeps (fields and entities it cannot show are kept as written); otherwise it says
+why the pack cannot be opened at all.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from PySide6.QtWidgets import (
 
 import engine
 
+TOO_MANY_PROBLEMS = "too-many-problems"
+
 COLUMNS = ("Where", "Level", "Code", "Problem")
 
 
@@ -37,18 +42,16 @@ class ProblemsDialog(QDialog):
         *,
         can_repair: bool,
         repair_notes: list[str] | None = None,
+        why_not: str = "",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("problemsDialog")
         self.setWindowTitle("Pack problems")
         self.resize(860, 420)
-        count = len(problems)
-        summary = QLabel(
-            f"<b>{source}</b> did not load: {count} problem{'s' if count != 1 else ''}."
-            + (" You can open it anyway and fix them in the editor." if can_repair else ""),
-            self,
-        )
+        summary = QLabel(summary_text(source, problems, can_repair, why_not), self)
+        summary.setObjectName("problemsSummary")
+        summary.setTextFormat(Qt.TextFormat.RichText)
         summary.setWordWrap(True)
         self.table = QTreeWidget(self)
         self.table.setObjectName("problemsList")
@@ -97,6 +100,35 @@ class ProblemsDialog(QDialog):
 
 #: Notes the dialog lists before it says "and N more" (the Problems panel has them all).
 SHOWN_NOTES = 8
+#: Problems the summary names in words before it says "and N more".
+SHOWN_PROBLEMS = 3
+
+
+def summary_text(
+    source: str, problems: list[engine.Problem], can_repair: bool, why_not: str = ""
+) -> str:
+    """Why the pack did not load, in words: the count, the first problems, what next."""
+    listed = [p for p in problems if p.code != TOO_MANY_PROBLEMS]
+    cut = [p for p in problems if p.code == TOO_MANY_PROBLEMS]
+    count = engine.counted(len(listed), "problem") + (" (and more, not listed)" if cut else "")
+    first = "".join(
+        f"<li>{html.escape(_where(p))}: {html.escape(p.message)}</li>"
+        for p in listed[:SHOWN_PROBLEMS]
+    )
+    if len(listed) > SHOWN_PROBLEMS:
+        first += f"<li>and {len(listed) - SHOWN_PROBLEMS:,} more (listed below)</li>"
+    if can_repair:
+        then = "You can open it anyway and fix them in the editor."
+    elif why_not:
+        then = f"It cannot be opened for repair: {html.escape(why_not)}."
+    else:
+        then = ""
+    return f"<b>{html.escape(source)}</b> did not load: {count}.<ul>{first}</ul>{then}"
+
+
+def _where(problem: engine.Problem) -> str:
+    level = f' (level "{problem.level}")' if problem.level else ""
+    return f"{problem.pointer or '/'}{level}"
 
 
 def repair_text(notes: list[str]) -> str:
@@ -109,5 +141,5 @@ def repair_text(notes: list[str]) -> str:
         return head
     items = "".join(f"<li>{html.escape(n)}</li>" for n in notes[:SHOWN_NOTES])
     if len(notes) > SHOWN_NOTES:
-        items += f"<li>and {len(notes) - SHOWN_NOTES} more (listed in the Problems panel)</li>"
+        items += f"<li>and {len(notes) - SHOWN_NOTES:,} more (listed in the Problems panel)</li>"
     return f"{html.escape(head)}<br>Also:<ul>{items}</ul>"

@@ -14,7 +14,12 @@ from typing import Literal, Protocol
 from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 import engine
-from editor.dialogs.forms import LevelPropertiesDialog, NounDialog, PackPropertiesDialog
+from editor.dialogs.forms import (
+    LevelPropertiesDialog,
+    NounDialog,
+    NounStyleDialog,
+    PackPropertiesDialog,
+)
 from editor.dialogs.picture_form import PictureDialog, PictureOptions
 from editor.dialogs.problems import ProblemsDialog
 from editor.dialogs.recovery import RecoveryAnswer, RecoveryDialog
@@ -57,8 +62,11 @@ class Dialogs(Protocol):
         *,
         can_repair: bool,
         repair_notes: list[str],
+        why_not: str = "",
     ) -> bool:
-        """Show why a pack did not load; True when the author chose to open it anyway."""
+        """Show why a pack did not load; True when the author chose to open it anyway.
+
+        ``why_not``: why it cannot be opened for repair (not JSON within the caps)."""
         ...
 
     def edit_level_properties(
@@ -74,6 +82,13 @@ class Dialogs(Protocol):
     def edit_pack_properties(
         self, parent: QWidget, props: PackProperties
     ) -> PackProperties | None: ...
+
+    def edit_noun_style(
+        self, parent: QWidget, name: str, spec: NounSpec, written: object
+    ) -> NounSpec | None:
+        """A noun's new colour and glyph; ``written``: its style as the file wrote it,
+        when the editor cannot show it (else ``None``)."""
+        ...
 
     def confirm(self, parent: QWidget, title: str, text: str) -> bool: ...
 
@@ -177,9 +192,15 @@ class QtDialogs:
         *,
         can_repair: bool,
         repair_notes: list[str],
+        why_not: str = "",
     ) -> bool:
         dialog = ProblemsDialog(
-            source, problems, can_repair=can_repair, repair_notes=repair_notes, parent=parent
+            source,
+            problems,
+            can_repair=can_repair,
+            repair_notes=repair_notes,
+            why_not=why_not,
+            parent=parent,
         )
         return dialog.exec() == QDialog.DialogCode.Accepted and can_repair
 
@@ -200,6 +221,12 @@ class QtDialogs:
     def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None:
         dialog = PackPropertiesDialog(props, parent)
         return dialog.result_properties() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    def edit_noun_style(
+        self, parent: QWidget, name: str, spec: NounSpec, written: object
+    ) -> NounSpec | None:
+        dialog = NounStyleDialog(name, spec, written, parent)
+        return dialog.result_style() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def confirm(self, parent: QWidget, title: str, text: str) -> bool:
         buttons = QMessageBox.StandardButton

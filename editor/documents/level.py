@@ -48,6 +48,7 @@ from editor.documents.values import (
     Pos,
     Stack,
     Stamp,
+    written_over,
 )
 
 #: Level keys the editor edits itself; every other key is carried through unchanged.
@@ -89,6 +90,9 @@ class LevelDocument(QObject):
         ids += [r["id"] for r in self._unshown if isinstance(r, Mapping) and is_int(r.get("id"))]
         self._next_id = 1 + max(ids, default=0)
         self._history = QUndoStack(self)
+        #: ``(value,)``: the file's level was not an object (see :meth:`written`).
+        self._whole: tuple[Any, ...] = ()
+        self._whole_props = properties
 
     @property
     def undo_stack(self) -> QUndoStack:
@@ -124,13 +128,27 @@ class LevelDocument(QObject):
     @classmethod
     def from_parts(cls, parts: LevelParts) -> LevelDocument:
         """The document of parts :func:`read_level_parts` made (on any thread)."""
-        return cls(
+        level = cls(
             parts.properties,
             cast("dict[Pos, Stack]", parts.stacks),  # read_level_parts made them tuples
             parts.extra,
             unshown=parts.unshown,
             entity_extra=parts.entity_extra,
         )
+        level._whole = parts.whole
+        return level
+
+    def written(self) -> Any:
+        """What saving writes: :meth:`to_data`, or, for a level the file did not write
+        as an object, that value as written until the author edits the level.
+
+        The paths that write the pack or check it as it will be written use this;
+        everything that reads a level (play, solve, pictures) uses :meth:`to_data`.
+        """
+        untouched = not (self._cells or self._unshown or self._extra)
+        if self._whole and untouched and self._props == self._whole_props:
+            return copy.deepcopy(self._whole[0])
+        return self.to_data()
 
     def copy(self, properties: LevelProperties) -> LevelDocument:
         """A new document with this one's content and ``properties`` (Duplicate Level).
@@ -494,4 +512,7 @@ def level_data(
     ]
     data["entities"] += copy.deepcopy(list(unshown))  # kept, after the board's
     data.update(copy.deepcopy(dict(extra)))  # callers may mutate what they get
+    if props.written:  # fields kept as the file wrote them (a width of "9")
+        current = {**props.values(), "entities": len(data["entities"])}
+        written_over(data, props.written, current)
     return data

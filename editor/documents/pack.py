@@ -9,6 +9,8 @@ while that history is away from its clean (saved) index.
 from __future__ import annotations
 
 import copy
+import json
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -23,13 +25,22 @@ from editor.commands import (
     AddNounCommand,
     InsertLevelCommand,
     MoveLevelCommand,
+    NounStyleCommand,
     PackPropertiesCommand,
     RemoveLevelCommand,
 )
 from editor.connections import Connections
 from editor.documents.level import LevelDocument, level_data, list_names, read_level_parts
 from editor.documents.reading import NOT_SHOWN, LevelParts, unexplained_changes
-from editor.documents.values import LevelProperties, NounSpec, PackProperties
+from editor.documents.values import (
+    ABSENT,
+    LevelProperties,
+    NounSpec,
+    PackProperties,
+    Written,
+    written_note,
+    written_over,
+)
 
 FORMAT, VERSION = "rulegrid-pack", 1
 #: Pack keys the editor edits itself; every other key is carried through unchanged.
@@ -85,6 +96,7 @@ class PackDocument(QObject):
         #: Pack fields beyond the editor's own (format, version, unknown ones), kept as read.
         self._extra = dict(extra or {})
         self._kept_styles: dict[str, Any] = {}  # noun styles the editor cannot show
+        self._written: Written = ()  # nouns or levels kept as the file wrote them
         self._changed_on_open: tuple[engine.Problem, ...] = ()
         self._levels: list[LevelDocument] = []
         # Where each level stands, rebuilt on first use after a change and kept
@@ -168,13 +180,26 @@ class PackDocument(QObject):
         return built.document
 
     def to_data(self) -> dict[str, Any]:
+        """The pack document as saving writes it (each level's :meth:`LevelDocument.written`)."""
         data = self.shell_data()
-        data["levels"] = [level.to_data() for level in self._levels]
+        if self._levels or isinstance(data.get("levels"), list):
+            data["levels"] = [level.written() for level in self._levels]
         return data
 
     def shell_data(self) -> dict[str, Any]:
-        """The pack document with an empty ``levels`` list: what pack-wide checks read."""
-        return shell_data(self._props, self._nouns, self._kept_styles, self._extra)
+        """The pack document with an empty ``levels`` list: what pack-wide checks read.
+
+        A ``levels`` (or ``nouns``) the file did not write as a list (a map) is there
+        as written while the pack has none of its own.
+        """
+        return shell_data(
+            self._props,
+            self._nouns,
+            self._kept_styles,
+            self._extra,
+            self._written,
+            len(self._levels),
+        )
 
     @property
     def changed_on_open(self) -> tuple[engine.Problem, ...]:
@@ -311,6 +336,20 @@ class PackDocument(QObject):
             raise ValueError(f"the pack already has a noun {name}")
         self.undo_stack.push(AddNounCommand(self, name, spec))
 
+    def kept_style(self, name: str) -> Any:
+        """The style of ``name`` as the file wrote it when the editor cannot show it,
+        else ``None``."""
+        return copy.deepcopy(self._kept_styles.get(name))
+
+    def set_noun_style(self, name: str, spec: NounSpec) -> bool:
+        """Give a noun a colour and glyph (a style kept as written is replaced)."""
+        if name not in self._nouns:
+            raise ValueError(f"the pack has no noun {name}")
+        if self._nouns[name] == spec and name not in self._kept_styles:
+            return False
+        self.undo_stack.push(NounStyleCommand(self, name, spec))
+        return True
+
     def set_properties(self, after: PackProperties) -> bool:
         if after == self._props:
             return False
@@ -353,6 +392,18 @@ class PackDocument(QObject):
             self._nouns.pop(name, None)
         else:
             self._nouns[name] = spec
+        self.nouns_changed.emit()
+
+    def noun_style(self, name: str) -> tuple[NounSpec, Any]:
+        """A noun's spec and its style as the file wrote it (``None``: shown as it is)."""
+        return self._nouns[name], copy.deepcopy(self._kept_styles.get(name))
+
+    def write_noun_style(self, name: str, spec: NounSpec, kept: Any) -> None:
+        self._nouns[name] = spec
+        if kept is None:
+            self._kept_styles.pop(name, None)
+        else:
+            self._kept_styles[name] = copy.deepcopy(kept)
         self.nouns_changed.emit()
 
     def write_properties(self, props: PackProperties) -> None:
@@ -423,33 +474,41 @@ class PackDocument(QObject):
 def _pack_properties(
     data: Mapping[str, Any], path: Path | None, notes: list[engine.Problem]
 ) -> PackProperties:
+    """The pack's properties as the editor works with them; a field it cannot hold is
+    kept as written (an id left out, a title that is not text) and noted."""
     texts = {}
+    written: list[tuple[str, Any, Any]] = []
     for key in ("id", "title", "author", "description"):
-        value = data.get(key)
-        if value is None or isinstance(value, str):
-            texts[key] = value or ""
+        value = data.get(key, ABSENT)
+        if isinstance(value, str) or (value is ABSENT and key in ("author", "description")):
+            texts[key] = value if isinstance(value, str) else ""
+            if value == "" and key in ("author", "description"):
+                written.append((key, "", ""))  # written empty: saved empty, not left out
             continue
-        texts[key] = str(value)
-        notes.append(
-            engine.Problem(
-                f"/{key}",
-                "wrong-type",
-                f"'{key}' was not text, which the editor cannot hold; it is now {texts[key]!r}",
-            )
-        )
-    if data.get("id") is None:
-        named = path.stem if path is not None and path.suffix == ".json" else None
-        fallback = named or (path.name if path is not None else "") or "pack"
-        texts["id"] = fallback
-        notes.append(
-            engine.Problem("/id", "missing-field", f"the pack has no id; it is now {fallback!r}")
-        )
-    return PackProperties(texts["id"], texts["title"], texts["author"], texts["description"])
+        if key == "id":
+            named = path.stem if path is not None and path.suffix == ".json" else None
+            scalar = isinstance(value, int | float) and not isinstance(value, bool)
+            fallback = named or (path.name if path is not None else "") or "pack"
+            texts[key] = str(value) if scalar else fallback
+        else:
+            texts[key] = ""
+        written.append((key, copy.deepcopy(value), texts[key]))
+        notes.append(engine.Problem(f"/{key}", NOT_SHOWN, written_note(key, value, texts[key])))
+    return PackProperties(
+        texts["id"], texts["title"], texts["author"], texts["description"], tuple(written)
+    )
+
+
+#: A colour as the format writes it (the schema's pattern): anything else, even a name
+#: Qt would draw ("yellow"), is kept as written and shown grey (issue 34).
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}\Z")
 
 
 def _noun_spec(style: object) -> NounSpec | None:
     """The style as the editor holds it, or ``None`` when it is not a colour and a glyph."""
     if not isinstance(style, Mapping) or not isinstance(style.get("color"), str):
+        return None
+    if _COLOR.match(style["color"]) is None:
         return None
     glyph = style.get("glyph", "")
     if not isinstance(glyph, str) or set(style) - {"color", "glyph"}:
@@ -462,8 +521,15 @@ def shell_data(
     nouns: Mapping[str, NounSpec],
     kept_styles: Mapping[str, Any],
     extra: Mapping[str, Any],
+    written: Written = (),
+    levels: int = 0,
 ) -> dict[str, Any]:
-    """A pack document with an empty ``levels`` list, from its parts."""
+    """A pack document with an empty ``levels`` list, from its parts.
+
+    ``written``: the pack's ``nouns`` or ``levels`` as the file had them when they
+    were not a map or a list, kept while the pack has none of its own (``levels``:
+    how many levels it has).
+    """
     data: dict[str, Any] = {
         "format": extra.get("format", FORMAT),
         "version": extra.get("version", VERSION),
@@ -482,6 +548,8 @@ def shell_data(
     }
     data["levels"] = []
     data.update({k: copy.deepcopy(v) for k, v in extra.items() if k not in data})
+    written_over(data, props.written, props.values())
+    written_over(data, written, {"nouns": len(nouns), "levels": levels})
     return data
 
 
@@ -501,6 +569,8 @@ class PackPlan:
     extra: dict[str, Any]
     path: Path | None = None
     folder: bool = False
+    #: ``nouns`` or ``levels`` kept as the file wrote them (see :func:`shell_data`).
+    written: Written = ()
 
     def level_data(self, index: int) -> dict[str, Any]:
         """Level ``index`` as its document will write it (``LevelDocument.to_data()``)."""
@@ -526,9 +596,15 @@ def read_pack_plan(
             raise ValueError(f"{first.pointer or '/'}: {first.message}{more}")
     found: list[engine.Problem] = []
     props = _pack_properties(data, path, found)
-    raw_nouns = data.get("nouns", {})
+    written: list[tuple[str, Any, Any]] = []
+    raw_nouns = data.get("nouns", ABSENT)
     if not isinstance(raw_nouns, Mapping):
-        raise ValueError("the pack's 'nouns' is not an object")
+        if notes is None and raw_nouns is not ABSENT:
+            raise ValueError("the pack's 'nouns' is not an object")
+        written.append(("nouns", copy.deepcopy(raw_nouns), 0))
+        if raw_nouns is not ABSENT:
+            found.append(_kept_whole("/nouns", raw_nouns, "while the pack declares no noun"))
+        raw_nouns = {}
     nouns: dict[str, NounSpec] = {}
     kept_styles: dict[str, Any] = {}
     for name, style in raw_nouns.items():
@@ -539,12 +615,26 @@ def read_pack_plan(
         nouns[str(name)] = spec
     raw_levels = data.get("levels", [])
     if not isinstance(raw_levels, list):
-        raise ValueError("the pack's 'levels' is not a list")
+        if notes is None:
+            raise ValueError("the pack's 'levels' is not a list")
+        written.append(("levels", copy.deepcopy(raw_levels), 0))
+        found.append(_kept_whole("/levels", raw_levels, "while the pack has no level"))
+        raw_levels = []
     levels = []
     for index, raw in enumerate(raw_levels):
-        if not isinstance(raw, Mapping):
-            raise ValueError(f"level {index + 1} of the pack is not an object")
         level_notes: list[engine.Problem] = []
+        if not isinstance(raw, Mapping):
+            if notes is None:
+                raise ValueError(f"level {index + 1} of the pack is not an object")
+            parts = read_level_parts({}, [], fallback_id=f"level-{index + 1}")
+            parts.whole = (copy.deepcopy(raw),)
+            levels.append(parts)
+            found.append(
+                _kept_whole(
+                    f"/levels/{index}", raw, "an empty level stands for it until you edit it"
+                )
+            )
+            continue
         levels.append(read_level_parts(raw, level_notes, fallback_id=f"level-{index + 1}"))
         found += [
             n.located(pack=None, level=n.level, prefix=f"/levels/{index}") for n in level_notes
@@ -558,14 +648,22 @@ def read_pack_plan(
         )
         for name in kept_styles
     ]
+    for key, default in (("format", FORMAT), ("version", VERSION)):
+        if key not in data:  # left out: kept left out (the schema says what is missing)
+            written.append((key, ABSENT, default))
     if "levels" not in data:
+        written.append(("levels", ABSENT, 0))
         found.append(
-            engine.Problem("/levels", "missing-field", "the pack has no levels; it is now empty")
+            engine.Problem(
+                "/levels",
+                NOT_SHOWN,
+                "the pack has no levels; it is saved without them until you add one",
+            )
         )
     if notes is not None:  # a repair: say what differs from the file, whatever it is
         shell = {k: v for k, v in data.items() if k != "levels"}
-        after = shell_data(props, nouns, kept_styles, extra)
-        after.pop("levels")
+        after = shell_data(props, nouns, kept_styles, extra, tuple(written), len(levels))
+        after.pop("levels", None)
         found += unexplained_changes(shell, after, found)
     located = [n.located(pack=props.pack_id, level=n.level) for n in found]
     if notes is None:
@@ -573,7 +671,17 @@ def read_pack_plan(
             raise ValueError(located[0].message)
     else:
         notes += located
-    return PackPlan(props, nouns, kept_styles, levels, extra, path, folder)
+    return PackPlan(props, nouns, kept_styles, levels, extra, path, folder, tuple(written))
+
+
+def _kept_whole(ptr: str, raw: object, until: str) -> engine.Problem:
+    """The note of a part of the pack kept as the file wrote it."""
+    shown = engine.clipped(json.dumps(raw, ensure_ascii=False, default=str))
+    return engine.Problem(
+        ptr,
+        NOT_SHOWN,
+        f"'{ptr.rsplit('/', 1)[-1]}' is written as {shown}; it is kept as written {until}",
+    )
 
 
 class PackBuilder:
@@ -596,6 +704,7 @@ class PackBuilder:
             plan.properties, plan.nouns, [], path=plan.path, folder=plan.folder, extra=plan.extra
         )
         pack._kept_styles = plan.kept_styles
+        pack._written = plan.written
         waiting = plan.levels
         waiting.reverse()  # popped from the end, in play order
         while waiting:

@@ -1,32 +1,32 @@
 """Reading a level document into what the editor holds, without losing the author's work.
 
-A valid level maps one to one onto the board. A broken one (opened "for repair")
-must still keep everything the author wrote, so the reader sorts each entity
-record into one of three places:
+A valid level maps one to one onto the board. A broken one (opened "for repair":
+any pack file that is JSON within the caps) must still keep everything the author
+wrote, so the reader sorts what it reads into three places:
 
 - **on the board**: a record the board can hold as written (an object or a word
-  with an integer id, a token as the engine spells it and a position inside the
-  grid); fields beyond those are kept beside it and written back;
+  with an integer id not used before on the board, a token as the engine spells
+  it and a position inside the grid); fields beyond those are kept beside it and
+  written back;
 - **not shown**: a record the board cannot hold (off the grid, an unknown kind, a
-  noun or text that is not a token, a missing or mistyped field). It is kept verbatim and written back after the board's
+  noun or text that is not a token, a missing or mistyped field, an id the board
+  already holds). It is kept verbatim and written back after the board's
   entities; validation lists it, and a resize that brings it inside the grid puts
   it on the board;
-- **changed**: what the editor cannot keep as written at all — an id used twice on
-  the board (renumbered), a missing size (the smallest that holds the entities), an
-  id or a title that is not text (replaced). Each change is a note, and a pack with
-  notes opens unsaved, so closing asks.
+- **kept as written**: a field of the level the editor cannot hold (a width of
+  ``"9"``, an id or a title that is not text, a size left out, an entity list
+  that is not a list). The editor works with a stand-in (the smallest grid that
+  holds the entities; the id as text) and saves the field exactly as the file
+  has it until the author sets it in the form that owns it
+  (:func:`editor.documents.values.written_over`). Validation lists it, so the
+  Problems panel shows its pointer and what is wrong.
 
-A size the grid does not allow (a width of 10**9, ``"12"``, ``true``) is not
-guessed at: it is a ``ValueError`` naming the level and the field, and the pack
-does not open for repair (issue 20: a size kept as written would overflow the
-canvas; one replaced would change the level behind the author's back).
-
-Notes are :class:`engine.Problem` records with pointers relative to the level;
-changes carry the engine's code for what was wrong (``duplicate-entity-id``,
-``wrong-type``), so they line up with the problem validation reported on open.
-Reading nothing is silent: a comparison of what was read with what will be written
-(:func:`unexplained_changes`) adds a note for any difference the rules above did
-not already explain.
+Notes say what the dialog that opens the pack for repair should tell the author:
+:class:`engine.Problem` records with pointers relative to the level, code
+``not-shown`` for what is kept (nothing of the author's is changed). Reading
+nothing is silent: a comparison of what was read with what will be written
+(:func:`unexplained_changes`) adds a ``changed-on-open`` note for any difference
+the rules above did not explain.
 """
 
 from __future__ import annotations
@@ -35,12 +35,13 @@ import copy
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypeGuard
 
 import engine
 from editor.documents.values import (
+    ABSENT,
     OBJECT,
     WORD,
     LevelProperties,
@@ -48,6 +49,7 @@ from editor.documents.values import (
     Pos,
     grid_size,
     is_token,
+    written_note,
 )
 
 #: The code of a note about a record kept as written but not shown on the board.
@@ -69,6 +71,9 @@ class LevelParts:
     entity_extra: dict[int, dict[str, Any]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     notes: list[engine.Problem] = field(default_factory=list)
+    #: ``(value,)`` when the file's level is not an object: the editor shows an empty
+    #: level in its place and saves the value as written until the author edits it.
+    whole: tuple[Any, ...] = ()
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -132,59 +137,56 @@ def place_unshown(
 
 
 def read_level(data: Mapping[str, Any], *, fallback_id: str = "level") -> LevelParts:
-    """Sort a level document into board, not-shown records, kept fields and notes.
-
-    Raises:
-        ValueError: the document has no list of entities to read.
-    """
+    """Sort a level document into board, not-shown records, kept fields and notes."""
     notes: list[engine.Problem] = []
     props = _properties(data, fallback_id, notes)
-    entities = data.get("entities", [])
+    entities = data.get("entities", ABSENT)
     if not isinstance(entities, list):
-        raise ValueError(f"level {props.level_id}: 'entities' is not a list")
-    if len(entities) > engine.MAX_ENTITIES:
-        raise ValueError(
-            f"level {props.level_id}: a level holds at most {engine.MAX_ENTITIES:,} entities"
-        )
-    parts = LevelParts(props, notes=notes)
-    placed: list[tuple[int, Pos, Piece, dict[str, Any]]] = []
-    for index, record in enumerate(entities):
-        found = board_piece(record, props.width, props.height)
-        if found is None:
-            parts.unshown.append(copy.deepcopy(record))
-            notes.append(_not_shown(index, record, props))
-            continue
-        pos, piece = found
-        assert isinstance(record, Mapping)
-        fields = _fields_of(piece)
-        if record.keys() == _FIELD_SETS[piece.kind]:  # the usual record: nothing extra
-            extra: dict[str, Any] = {}
-        else:
-            extra = {k: copy.deepcopy(v) for k, v in record.items() if k not in fields}
-        placed.append((index, pos, piece, extra))
-    taken = {p.id for _i, _pos, p, _e in placed} | {
-        r["id"] for r in parts.unshown if isinstance(r, Mapping) and is_int(r.get("id"))
-    }
-    seen: set[int] = set()
-    free = 1
-    for index, pos, piece, extra in placed:
-        if piece.id in seen:
-            while free in taken:
-                free += 1
-            taken.add(free)
+        if entities is ABSENT:
             notes.append(
                 engine.Problem(
-                    f"/entities/{index}/id",
-                    "duplicate-entity-id",
-                    f"entity id {piece.id} was used twice; the editor renumbered this "
-                    f"{piece.kind} {piece.token} at ({pos.x}, {pos.y}) to {free}",
+                    "/entities",
+                    NOT_SHOWN,
+                    "the level has no 'entities'; it is saved without them while the board "
+                    "is empty",
                 )
             )
-            piece = Piece(free, piece.kind, piece.token)
-        seen.add(piece.id)
+        else:
+            notes.append(
+                _kept("/entities", entities, "it is kept as written while the board is empty")
+            )
+        kept = ("entities", copy.deepcopy(entities), 0)
+        props = replace(props, written=(*props.written, kept))
+        entities = []
+    parts = LevelParts(props, notes=notes)
+    on_board: set[int] = set()
+    # One note per reason: twenty thousand incomplete entities are one note that
+    # counts them (issue 34: one mistake, one problem; also in the open dialog).
+    not_shown: dict[str, list[Any]] = {}
+    for index, record in enumerate(entities):
+        found = board_piece(record, props.width, props.height)
+        if found is not None and found[1].id in on_board:
+            found = None  # the id is on the board already: kept as written, not shown
+        if found is None:
+            parts.unshown.append(copy.deepcopy(record))
+            note = _not_shown(index, record, props, on_board)
+            group = not_shown.setdefault(note.message, [note, 0])
+            group[1] += 1
+            continue
+        pos, piece = found
+        on_board.add(piece.id)
+        assert isinstance(record, Mapping)
+        if record.keys() != _FIELD_SETS[piece.kind]:  # the usual record: nothing extra
+            fields = _fields_of(piece)
+            extra = {k: copy.deepcopy(v) for k, v in record.items() if k not in fields}
+            if extra:
+                parts.entity_extra[piece.id] = extra
         parts.stacks.setdefault(pos, []).append(piece)
-        if extra:
-            parts.entity_extra[piece.id] = extra
+    for note, count in not_shown.values():
+        if count > 1:
+            more = engine.counted(count - 1, "more entity", "more entities")
+            note = engine.Problem(note.pointer, note.code, f"{note.message} (and {more})")
+        notes.append(note)
     parts.extra = {k: copy.deepcopy(v) for k, v in data.items() if k not in _OWN_KEYS}
     notes.sort(key=lambda n: _path_key(n.pointer))
     return parts
@@ -207,14 +209,31 @@ _FIELD_SETS = {
 }
 
 
-def _not_shown(index: int, record: object, props: LevelProperties) -> engine.Problem:
+def _not_shown(
+    index: int, record: object, props: LevelProperties, on_board: set[int]
+) -> engine.Problem:
     kind = record.get("kind") if isinstance(record, Mapping) else None
     token = (
         record.get("noun" if kind == OBJECT else "text") if isinstance(record, Mapping) else None
     )
+    entity_id = record.get("id") if isinstance(record, Mapping) else None
     if kind in (OBJECT, WORD) and isinstance(token, str) and not is_token(token):
         why = f"{_quote(token)} is not a token"
-    elif isinstance(record, Mapping) and is_int(record.get("x")) and is_int(record.get("y")):
+    elif (
+        is_int(entity_id)
+        and entity_id in on_board
+        and board_piece(record, props.width, props.height)
+    ):
+        why = f"its id {entity_id} is already used on the board"
+    elif (  # a whole object or word, just not on this grid
+        isinstance(record, Mapping)
+        and kind in (OBJECT, WORD)
+        and is_token(token)
+        and is_int(entity_id)
+        and entity_id >= 1
+        and is_int(record.get("x"))
+        and is_int(record.get("y"))
+    ):
         why = f"({record['x']}, {record['y']}) is outside the grid of {props.width}x{props.height}"
     else:
         why = "it is not a complete object or word"
@@ -225,42 +244,53 @@ def _not_shown(index: int, record: object, props: LevelProperties) -> engine.Pro
     )
 
 
+def _kept(ptr: str, raw: object, what: str) -> engine.Problem:
+    """The note of a field kept as written (nothing of the author's is changed)."""
+    key = ptr.rsplit("/", 1)[-1]
+    return engine.Problem(ptr, NOT_SHOWN, f"'{key}' is {_quote(raw)}; {what}")
+
+
 def _properties(
     data: Mapping[str, Any], fallback_id: str, notes: list[engine.Problem]
 ) -> LevelProperties:
-    level_id = data.get("id")
+    """The level's properties as the editor works with them; a field it cannot hold is
+    kept as written (``written``) and noted."""
+    written: list[tuple[str, Any, Any]] = []
+    level_id = data.get("id", ABSENT)
     if not isinstance(level_id, str):
         scalar = isinstance(level_id, int | float) and not isinstance(level_id, bool)
-        level_id = str(level_id) if scalar else fallback_id
-        notes.append(_changed("/id", data, "id", f"the level's id is now {level_id!r}"))
+        working = str(level_id) if scalar else fallback_id
+        written.append(("id", copy.deepcopy(level_id), working))
+        notes.append(_kept_field("/id", level_id, working))
+        level_id = working
     texts = []
     for key in ("title", "author"):
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            notes.append(
-                _changed(f"/{key}", data, key, f"the {key} is now the text {str(value)!r}")
-            )
-        texts.append("" if value is None else str(value))
-    width, height = (
-        _size(data, key, default, notes)
-        for key, default in zip(("width", "height"), _DEFAULT_SIZE, strict=True)
-    )
-    return LevelProperties(level_id, texts[0], texts[1], width, height)
+        value = data.get(key, ABSENT)
+        if value is not ABSENT and not isinstance(value, str):
+            written.append((key, copy.deepcopy(value), ""))
+            notes.append(_kept_field(f"/{key}", value, ""))
+        elif value == "":
+            written.append((key, "", ""))  # written empty: saved empty, not left out
+        texts.append(value if isinstance(value, str) else "")
+    sizes = []
+    for key, default in zip(("width", "height"), _DEFAULT_SIZE, strict=True):
+        value = data.get(key, ABSENT)
+        try:
+            size = grid_size(value, key)
+        except ValueError:
+            size = _needed(data, key) or default
+            written.append((key, copy.deepcopy(value), size))
+            notes.append(_kept_field(f"/{key}", value, size))
+        else:
+            if type(value) is not int:  # 12.0: a whole number, written back as written
+                written.append((key, value, size))
+        sizes.append(size)
+    return LevelProperties(level_id, texts[0], texts[1], sizes[0], sizes[1], tuple(written))
 
 
-def _size(data: Mapping[str, Any], key: str, default: int, notes: list[engine.Problem]) -> int:
-    """The width or height as written; a missing one is the smallest that holds the entities.
-
-    Raises:
-        ValueError: a size is written but the grid does not allow it.
-    """
-    if key in data:
-        level_id = data.get("id")
-        where = f"level {str(level_id)[:40]!r}" if isinstance(level_id, str) else "a level"
-        return grid_size(data[key], f"{where}: the {key}")
-    size = _needed(data, key) or default
-    notes.append(_changed(f"/{key}", data, key, f"the {key} is now {size}"))
-    return size
+def _kept_field(ptr: str, raw: object, working: object) -> engine.Problem:
+    key = ptr.rsplit("/", 1)[-1]
+    return engine.Problem(ptr, NOT_SHOWN, written_note(key, raw, working))
 
 
 def _needed(data: Mapping[str, Any], key: str) -> int:
@@ -275,19 +305,9 @@ def _needed(data: Mapping[str, Any], key: str) -> int:
     return max(positions, default=-1) + 1
 
 
-def _changed(ptr: str, data: Mapping[str, Any], key: str, outcome: str) -> engine.Problem:
-    if key not in data:
-        return engine.Problem(ptr, "missing-field", f"missing '{key}'; {outcome}")
-    return engine.Problem(
-        ptr,
-        "wrong-type",
-        f"'{key}' was {_quote(data[key])}, which the editor cannot hold; {outcome}",
-    )
-
-
 def _quote(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:40] + "…"
+    return engine.clipped(text)
 
 
 def unexplained_changes(

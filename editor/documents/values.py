@@ -8,10 +8,13 @@ the palette, the brush and the clipboard hold).
 
 from __future__ import annotations
 
+import copy
+import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import engine
 
@@ -90,6 +93,68 @@ def signature(stack: Stack) -> tuple[Stamp, ...]:
     return tuple(piece.stamp for piece in stack)
 
 
+class Absent:
+    """A field the file leaves out (kept left out, like a value kept as written)."""
+
+    _one: Absent | None = None
+
+    def __new__(cls) -> Absent:
+        if cls._one is None:
+            cls._one = super().__new__(cls)
+        return cls._one
+
+    def __deepcopy__(self, _memo: object) -> Absent:
+        return self
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = Absent()
+
+#: A field the editor holds a working value for while the file's value, which the
+#: editor cannot hold, is written back: ``(key, as written, working value)``.
+Written = tuple[tuple[str, Any, Any], ...]
+
+
+def written_over(
+    data: dict[str, Any], written: Written, current: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``data`` with each field written as the file had it while its working value
+    (``current[key]``) is still the one the editor chose when it read the file.
+
+    A value of the wrong type (a width of ``"9"``) is kept as written, and so is a
+    field the file leaves out: the editor shows a working value instead (the
+    smallest grid that holds the entities) and saves what the author wrote until
+    the author sets the field (to anything else, or in the form that owns it).
+    """
+    for key, raw, working in written:
+        if key in current and current[key] != working:
+            continue  # the author set it: the new value is written
+        if raw is ABSENT:
+            data.pop(key, None)
+        else:
+            data[key] = copy.deepcopy(raw)
+    return data
+
+
+def written_note(key: str, raw: object, working: object) -> str:
+    """What the forms and the repair notes say of a field kept as written."""
+    shown = "it empty" if working == "" else repr(working)
+    if raw is ABSENT:
+        return f"'{key}' is not in the file; the editor shows {shown} and saves it left out"
+    return (
+        f"'{key}' is written as {engine.clipped(json.dumps(raw, default=str))}, which the editor "
+        f"cannot use; it shows {shown} and keeps the written value until you set {key}"
+    )
+
+
+def _values(props: object, *fields: str | tuple[str, str]) -> dict[str, Any]:
+    """``{document key: attribute}`` of properties (a pair when the names differ)."""
+    pairs = [(f, f) if isinstance(f, str) else f for f in fields]
+    return {key: getattr(props, attribute) for key, attribute in pairs}
+
+
 @dataclass(frozen=True, slots=True)
 class LevelProperties:
     level_id: str
@@ -97,6 +162,12 @@ class LevelProperties:
     author: str
     width: int
     height: int
+    #: Fields kept as the file wrote them (see :func:`written_over`).
+    written: Written = ()
+
+    def values(self) -> dict[str, Any]:
+        """The working values by the level document's keys."""
+        return _values(self, ("id", "level_id"), "title", "author", "width", "height")
 
 
 class Anchor(NamedTuple):
@@ -121,6 +192,12 @@ class PackProperties:
     title: str
     author: str = ""
     description: str = ""
+    #: Fields kept as the file wrote them (see :func:`written_over`).
+    written: Written = ()
+
+    def values(self) -> dict[str, Any]:
+        """The working values by the pack document's keys."""
+        return _values(self, ("id", "pack_id"), "title", "author", "description")
 
 
 # ------------------------------------------------------------- reading values

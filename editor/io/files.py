@@ -170,21 +170,22 @@ class PackFiles(QObject):
             problems,
             can_repair=repaired is not None,
             repair_notes=[note_text(n) for n in notes],
+            why_not=why_not,
         )
         if repaired is None or not wants_repair:
             reason = f" ({why_not})" if why_not else ""
-            self._status(f"{path.name} did not load: {len(problems)} problems{reason}")
+            count = engine.counted(len(problems), "problem")
+            self._status(f"{path.name} did not load: {count}{reason}")
             return False
         changes = [n for n in notes if n.code != NOT_SHOWN]
         repaired.mark_changed_on_open(changes)  # unsaved: the file does not hold these yet
         self._adopt(repaired, path)
         self._remember_disk(stamp)
         self.problems = problems
-        many = "s" if len(changes) != 1 else ""
-        changed = f"; {len(changes)} change{many} to save" if changes else ""
+        changed = f"; {engine.counted(len(changes), 'change')} to save" if changes else ""
         self._status(
-            f"Opened {path.name} for repair: {len(problems)} problems to fix{changed} "
-            "(View ▸ Panels ▸ Problems)"
+            f"Opened {path.name} for repair: {engine.counted(len(problems), 'problem')} to fix"
+            f"{changed} (View ▸ Panels ▸ Problems)"
         )
         return True
 
@@ -287,7 +288,9 @@ class PackFiles(QObject):
         if problems and not self._dialogs.confirm(
             self._window, "Save a pack with errors?", errors_warning(path.name, problems)
         ):
-            self._status(f"Not saved: {path.name} still has {len(problems)} errors")
+            self._status(
+                f"Not saved: {path.name} still has {engine.counted(len(problems), 'error')}"
+            )
             return False
         target = path / PACK_FILE if folder else path
         disk = self._disk
@@ -331,7 +334,7 @@ class PackFiles(QObject):
         if self.problems:
             first = self.problems[0]
             self._status(
-                f"Saved {path.name}, but it has {len(self.problems)} problem(s) and will not load in the game "
+                f"Saved {path.name}, but it has {engine.counted(len(self.problems), 'problem')} and will not load in the game "
                 f"until fixed. First: {first}"
             )
         else:
@@ -370,17 +373,18 @@ class PackFiles(QObject):
         """``pack.to_data()``, a slice of levels at a time on the UI thread."""
         pack = self.pack
         data = pack.shell_data()
-        levels: list[dict[str, Any]] = []
+        levels: list[Any] = []
         busy.progress.begin("Collecting levels", len(pack.levels))
 
         def steps() -> Iterator[None]:
             for level in list(pack.levels):
-                levels.append(level.to_data())
+                levels.append(level.written())
                 busy.progress.step()
                 yield
 
         busy.slices(steps())
-        data["levels"] = levels
+        if levels or isinstance(data.get("levels"), list):  # else: kept as the file wrote it
+            data["levels"] = levels
         return data
 
     # ------------------------------------------------------------ on disk

@@ -106,7 +106,7 @@ class KekeImporter(QObject):
         self._dialogs.show_problems(
             self._parent, path.name, problems, can_repair=False, repair_notes=[]
         )
-        self._show(f"{path.name} was not imported: {len(problems)} problem(s)")
+        self._show(f"{path.name} was not imported: {engine.counted(len(problems), 'problem')}")
 
 
 def question(name: str, result: engine.KekeImport) -> str:
@@ -119,7 +119,9 @@ def question(name: str, result: engine.KekeImport) -> str:
     kept = len(result.pack.levels)
     return (
         f"{len(uses)} of the {len(uses) + kept} levels in {name} use what Rulegrid does not "
-        "have:\n\n" + "\n".join(shown) + f"\n\nImport the other {kept} level(s) as a new pack?"
+        "have:\n\n"
+        + "\n".join(shown)
+        + f"\n\nImport the other {engine.counted(kept, 'level')} as a new pack?"
     )
 
 

@@ -4,10 +4,12 @@ The pure halves of ``PackFiles.open_path`` and ``PackFiles._write``: each is a
 task function for ``editor.io.waiting.Busy.run`` and touches no document the
 window holds.
 
-**Opening** reads the file, checks sizes first, then checks each level with
-``engine.report_level`` (counting on a :class:`~editor.tasks.progress.Progress`)
-and the pack over those reports with ``engine.check_pack``, which gives exactly
-``engine.load_pack``'s errors. Each level is read here too, into plain parts (a
+**Opening** reads the file, checks sizes first, then checks each level in the
+one bounded pass ``engine.load_pack`` makes (``engine.report_levels``, counting
+on a :class:`~editor.tasks.progress.Progress`) and the pack over those reports
+with ``engine.check_pack``, which gives exactly ``engine.load_pack``'s errors: a
+hostile pack costs what it costs the engine (1,000 records explained at most),
+never one explanation per broken entity of every level. Each level is read here too, into plain parts (a
 ``PackPlan``): the UI thread makes the documents from them a level at a time,
 because QObjects must never be made on a worker (they and their Python-connected
 signals risk a deadlock between the interpreter lock and Qt's locks). The reports of levels the editor holds exactly as the file has them
@@ -104,13 +106,12 @@ def open_work(request: OpenRequest, token: CancelToken) -> Opened:
     if sizes or not isinstance(levels, list):  # nothing to walk level by level
         errors = list(sizes) or list(engine.check_pack(doc, name=name, lint=False).errors)
         return _refused(path, errors, doc) if errors else _built(path, doc, None, token, progress)
-    nouns = engine.declared_nouns(doc)
     progress.begin("Checking levels", len(levels))
     reports: list[engine.LevelReport] = []
-    work = engine.lint_work(request.lint_budget)  # one total for the whole open
-    for level in levels:
+    checking = engine.report_levels(doc, work=engine.lint_work(request.lint_budget))
+    for _level in levels:
         with collector_paused():  # its temporaries die young (background.py)
-            reports.append(engine.report_level(level, nouns=nouns, work=work))
+            reports.append(next(checking))
         progress.step()
         yield_to_ui()
         if token.cancelled():

@@ -321,13 +321,14 @@ class Autosaver(QObject):
             return
         started = time.perf_counter()
         while len(job.levels) < job.pack.level_count():
-            job.levels.append(job.pack.level_at(len(job.levels)).to_data())
+            job.levels.append(job.pack.level_at(len(job.levels)).written())
             if time.perf_counter() - started > SLICE_SECONDS:
                 self._slicer.start()  # let the author's events in, then go on
                 return
         self._collecting = None
         self._first_unsaved = None
-        job.data["levels"] = job.levels
+        if job.levels or isinstance(job.data.get("levels"), list):  # else: kept as written
+            job.data["levels"] = job.levels
         write = self._writer.submit(self._write, job.file, job.data, job.pack.path, job.generation)
         # A worker waits for the write and hands its outcome to the UI thread.
         run_in_background(write.result, lambda failed, _: self._report(failed), owner=self)

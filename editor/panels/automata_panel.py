@@ -351,7 +351,7 @@ class AutomataPanel(QWidget):
             elif entry.get("active"):
                 count = len(entry.get("instanceIds", []))
                 item.setText(6, f"active ({count})")
-                item.setToolTip(6, f"{count} carrier(s) at move 0")
+                item.setToolTip(6, f"{engine.counted(count, 'carrier')} at move 0")
             else:
                 item.setText(6, "inactive")
                 item.setToolTip(6, "No object carries it at move 0")

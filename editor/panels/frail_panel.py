@@ -215,7 +215,7 @@ class FrailPanel(QWidget):
         if uses and not self._dialogs.confirm(
             self,
             "Opt out of FRAIL?",
-            f"This level holds {uses} FRAIL word(s); without the frail mechanic the level is "
+            f"This level holds {engine.counted(uses, 'FRAIL word')}; without the frail mechanic the level is "
             "invalid until they are removed. Opt out anyway? (Undo brings the map back.)",
         ):
             return False

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import engine
 from editor.dialogs.questions import Dialogs
 from editor.tasks.library_scan import MAX_LISTED, InstalledPack, Library, LibraryScanner
 from editor.views.theme import Theme
@@ -133,7 +134,7 @@ class LibraryDialog(QDialog):
             )
         else:
             more = f" (the first {MAX_LISTED}; the folder holds more)" if library.more else ""
-            self.note.setText(f"{len(library.packs)} installed pack(s){more}.")
+            self.note.setText(f"{engine.counted(len(library.packs), 'installed pack')}{more}.")
         if self.list.count():
             self.list.setCurrentRow(0)
         self._update_buttons()
@@ -201,10 +202,10 @@ class LibraryDialog(QDialog):
 def _item_for(installed: InstalledPack) -> QListWidgetItem:
     pack = installed.pack
     if pack is None:
-        text = f"{installed.path.stem}\n{len(installed.problems)} problem(s)"
+        text = f"{installed.path.stem}\n{engine.counted(len(installed.problems), 'problem')}"
         tip = "\n".join([str(installed.path), *(str(p) for p in installed.problems[:8])])
     else:
-        text = f"{pack.title or pack.id}\n{pack.id} · {len(pack.levels)} level(s)"
+        text = f"{pack.title or pack.id}\n{pack.id} · {engine.counted(len(pack.levels), 'level')}"
         tip = f"{installed.path}\nby {pack.author}" if pack.author else str(installed.path)
     item = QListWidgetItem(text)
     item.setData(PATH_ROLE, str(installed.path))

@@ -41,6 +41,7 @@ LOCKED_WHILE_PLAYING = (
     "actionMoveLevelDown",
     "actionLevelProperties",
     "actionAddNoun",
+    "actionNounStyle",
     "actionPackProperties",
 )
 UNDO_ACTIONS = ("actionUndo", "actionRedo")

@@ -76,7 +76,9 @@ class ShareExporter(QObject):
             )
         except engine.ValidationError as exc:  # ShareError too (a payload limit)
             first = exc.errors[0] if exc.errors else "?"
-            self._show(f"Cannot share the {subject}: {len(exc.errors)} problem(s). First: {first}")
+            self._show(
+                f"Cannot share the {subject}: {engine.counted(len(exc.errors), 'problem')}. First: {first}"
+            )
             return None
         finally:
             QApplication.restoreOverrideCursor()

@@ -227,7 +227,7 @@ class SharePreviewDialog(QDialog):
         self.install_error.clear()
         if preview is None or not preview.ok:
             count = len(preview.problems) if preview is not None else 1
-            self.destination.setText(f"Not installable: {count} problem(s).")
+            self.destination.setText(f"Not installable: {engine.counted(count, 'problem')}.")
             self.install_button.setEnabled(False)
             self.open_button.setEnabled(False)
             return

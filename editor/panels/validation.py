@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+import engine
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.panels.validation_jump import entity_cell, unshown_index
@@ -59,7 +60,7 @@ _NOUN = {
 
 def counted(count: int, severity: str) -> str:
     one, many = _NOUN[severity]
-    return f"{count} {one if count == 1 else many}"
+    return engine.counted(count, one, many)
 
 
 class ValidationPanel(QWidget):
@@ -218,13 +219,15 @@ class ValidationPanel(QWidget):
         if busy:
             self.status.setText("Checking…")
         elif result is not None and self.validator.last_failure is None:
-            how = "every level" if result.full else f"{result.rechecked} changed level(s)"
+            how = (
+                "every level" if result.full else engine.counted(result.rechecked, "changed level")
+            )
             self.status.setText(f"Checked {how} in {result.seconds * 1000:.0f} ms")
             self.status.setToolTip("")
         parts = [counted(counts[s], s) for s in SEVERITIES if counts[s] or s != CHANGED]
         self.title_changed.emit(f"Problems — {', '.join(parts)}")
         self.summary_changed.emit(
-            f"{counts[ERROR]} errors · {counts[WARNING]} warnings"
+            f"{counted(counts[ERROR], ERROR)} · {counted(counts[WARNING], WARNING)}"
             if result is not None
             else "Checking…"
         )

@@ -12,7 +12,8 @@ fields it emits ``problem_activated(level_id, pointer)`` and the window calls
   pack's (id, title, author, description) Pack Properties;
 - ``/levels/N/entities/…`` raises the Stack panel (``stackInspector``), where the
   Problems panel has shown the entity's cell;
-- ``/nouns/NAME`` picks that noun in the palette.
+- ``/nouns/NAME`` picks that noun in the palette; ``/nouns/NAME/color`` (or
+  ``glyph``) also opens its style (``actionNounStyle``), the form that owns it.
 
 It also finds what a problem names on a level that may have changed since the
 check: the entity's cell now, or the not-shown record still at its place.
@@ -66,8 +67,10 @@ def open_problem_field(window: ProblemWindow, level_id: str, pointer: str) -> st
         return ""
     if len(parts) == 1 and parts[0] in PACK_FIELDS:
         return _trigger(window.actions_by_id, "actionPackProperties")
-    if len(parts) == 2 and parts[0] == "nouns":
+    if len(parts) >= 2 and parts[0] == "nouns":
         window.session.set_stamp(Stamp(OBJECT, parts[1].replace("~1", "/").replace("~0", "~")))
+        if len(parts) > 2:
+            return _trigger(window.actions_by_id, "actionNounStyle") or "palette"
         return "palette"
     return ""
 

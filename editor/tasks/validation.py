@@ -389,7 +389,7 @@ class PackValidator(QObject):
             key = job.missing[len(job.docs)]
             level = self._by_key[key]
             job.docs[key] = LevelDoc(
-                self._versions.get(key, 0), level.to_data(), level.entity_count()
+                self._versions.get(key, 0), level.written(), level.entity_count()
             )
             if time.perf_counter() - started > SLICE_SECONDS:
                 self._slicer.start()  # let the author's events in, then go on

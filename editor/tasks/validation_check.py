@@ -77,7 +77,7 @@ class LevelDoc:
     """A level to re-read: its document, taken on the UI thread at ``version``."""
 
     version: int
-    doc: dict[str, Any]
+    doc: Any  # the level as saving writes it (``LevelDocument.written``): an object, mostly
     board_entities: int  # how many of ``doc``'s entities are on the board (they come first)
 
 
@@ -216,11 +216,9 @@ def kept_level(level: LevelDoc, report: engine.LevelReport) -> KeptLevel:
     return KeptLevel(level.version, report, _targets(level.doc, level.board_entities, report))
 
 
-def _targets(
-    doc: dict[str, Any], board_entities: int, report: engine.LevelReport
-) -> dict[int, EntityTarget]:
+def _targets(doc: Any, board_entities: int, report: engine.LevelReport) -> dict[int, EntityTarget]:
     """The entities the report's pointers name (``/entities/3/x`` names entity 3)."""
-    entities = doc.get("entities")
+    entities = doc.get("entities") if isinstance(doc, dict) else None
     entities = entities if isinstance(entities, list) else []
     found: dict[int, EntityTarget] = {}
     for problem in (*report.errors, *report.warnings):

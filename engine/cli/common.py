@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.errors import Problem, ValidationError
+from engine.errors import Problem, ValidationError, counted
 from engine.model import Level, Pack
 from engine.packs.load import load_pack, read_pack_document
 from engine.packs.validate import load_level
@@ -75,7 +75,7 @@ class PlayablePack:
             return
         names = ", ".join(self.broken) or "the pack itself"
         print(
-            f"warning: {self.name} has {len(self.problems)} problem(s) ({names}); "
+            f"warning: {self.name} has {counted(len(self.problems), 'problem')} ({names}); "
             "only its valid levels are used (see rulegrid validate)",
             file=sys.stderr,
         )

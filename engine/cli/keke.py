@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cli.common import open_pack
-from engine.errors import ValidationError
+from engine.errors import ValidationError, counted
 from engine.interop.keke import KekeUnsupportedError, import_keke
 from engine.interop.keke_export import export_keke
 from engine.interop.keke_read import MAX_FILE_BYTES, KekeSource, KekeUnsupported
@@ -74,7 +74,8 @@ def run_import(args: argparse.Namespace) -> int:
         for line in describe(exc.unsupported):
             print(f"{name}: {line}", file=sys.stderr)
         print(
-            f"{len(exc.levels)} level(s) use what Rulegrid lacks; nothing written "
+            f"{counted(len(exc.levels), 'level')} {'uses' if len(exc.levels) == 1 else 'use'} "
+            "what Rulegrid lacks; nothing written "
             f"(--skip-unsupported imports the other {exc.importable})",
             file=sys.stderr,
         )
@@ -90,9 +91,10 @@ def run_import(args: argparse.Namespace) -> int:
         return 1
     total, wins = len(result.replays), len(result.winning)
     print(
-        f"wrote {args.output}: {len(result.pack.levels)} level(s)"
+        f"wrote {args.output}: {counted(len(result.pack.levels), 'level')}"
         f"{f', {len(result.skipped)} skipped' if result.skipped else ''}; "
-        f"{wins} of {total} recorded solution(s) win under Rulegrid's rules"
+        f"{wins} of {counted(total, 'recorded solution')} "
+        f"{'wins' if wins == 1 else 'win'} under Rulegrid's rules"
     )
     return 0
 
@@ -109,7 +111,7 @@ def run_export(args: argparse.Namespace) -> int:
     if not _write(Path(args.output), result.text()):
         return 1
     left = f", {len(result.misfits)} left out" if result.misfits else ""
-    print(f"wrote {args.output}: {len(result.levels)} level(s){left}")
+    print(f"wrote {args.output}: {counted(len(result.levels), 'level')}{left}")
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import share
 from engine.cli.common import find_level, open_pack
+from engine.errors import counted
 from engine.limits import MAX_PAYLOAD_CHARS
 
 #: How payload text starts; any other argument names a payload file.
@@ -95,7 +96,7 @@ def run_import(args: argparse.Namespace) -> int:
     if preview.problems:
         for problem in preview.problems:
             print(problem, file=sys.stderr)
-        print(f"not installable: {len(preview.problems)} problem(s)", file=sys.stderr)
+        print(f"not installable: {counted(len(preview.problems), 'problem')}", file=sys.stderr)
         return 1
     folder = Path(args.into) if args.into else share.user_pack_folder()
     if not args.yes:

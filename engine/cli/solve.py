@@ -25,6 +25,7 @@ import sys
 from typing import Any, TextIO
 
 from engine.cli.common import open_playable
+from engine.errors import counted
 from engine.model import Level
 from engine.solve.search import (
     DEFAULT_MAX_STATES,
@@ -249,7 +250,7 @@ def _summary(results: list[tuple[Level, SolveResult]]) -> str:
         counts[str(result.status)] = counts.get(str(result.status), 0) + 1
     seconds = sum(r.seconds for _, r in results)
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    return f"{len(results)} level(s): {parts} in {seconds:.1f} s"
+    return f"{counted(len(results), 'level')}: {parts} in {seconds:.1f} s"
 
 
 class _ProgressLine:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cli.common import work_units
-from engine.errors import Problem, ValidationError
+from engine.errors import TOO_MANY_PROBLEMS, Problem, ValidationError, counted
 from engine.limits import LINT_WORK_BUDGET
 from engine.lint import check_pack
 from engine.packs.load import load_pack, read_pack_document
@@ -76,12 +76,11 @@ def checked(
 
 def run(args: argparse.Namespace) -> int:
     records: list[tuple[Problem, str]] = []
-    failed = warned = 0
+    failed = 0
     for path in args.paths:
         errors, warnings = checked(path, trust=args.trust, lint=args.lint, budget=args.budget)
         records += [(p, "error") for p in errors] + [(p, "warning") for p in warnings]
         failed += bool(errors)
-        warned += len(warnings)
     if args.json:
         out = [
             {**p.to_dict(), "severity": severity} if args.lint else p.to_dict()
@@ -92,13 +91,21 @@ def run(args: argparse.Namespace) -> int:
         for problem, severity in records:
             prefix = "warning: " if severity == "warning" else ""
             print(prefix + one_line(str(problem)))
-    total = len(args.paths)
-    notes = f", {warned} warning(s)" if args.lint else ""
-    if failed:
-        print(
-            f"{len(records) - warned} problem(s) in {failed} of {total} pack(s){notes}",
-            file=sys.stderr,
-        )
-    else:
-        print(f"{total} pack(s) valid{notes}", file=sys.stderr)
+    print(summary(records, failed, len(args.paths), lint=args.lint), file=sys.stderr)
     return 1 if failed else 0
+
+
+def summary(records: list[tuple[Problem, str]], failed: int, total: int, *, lint: bool) -> str:
+    """The last line: ``3 errors in 2 of 3 packs, 1 warning`` or ``2 packs valid``.
+
+    A list cut at its limit ends with one ``too-many-problems`` record, which is
+    not an error of its own: the count says that more were left out.
+    """
+    warned = sum(1 for _, severity in records if severity == "warning")
+    notes = f", {counted(warned, 'warning')}" if lint else ""
+    if not failed:
+        return f"{counted(total, 'pack')} valid{notes}"
+    errors = [p for p, severity in records if severity == "error"]
+    listed = sum(1 for p in errors if p.code != TOO_MANY_PROBLEMS)
+    more = " (and more not listed)" if len(errors) > listed else ""
+    return f"{counted(listed, 'error')}{more} in {failed} of {counted(total, 'pack')}{notes}"

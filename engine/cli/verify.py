@@ -38,6 +38,7 @@ from typing import Any, TextIO, cast
 
 from engine.cli.common import open_pack
 from engine.cli.solve import _count, add_budget_arguments, budget_line, budget_of
+from engine.errors import counted
 from engine.model import Level
 from engine.solve.search import Strategy
 from engine.solve.verify import FAILING, LevelVerdict, VerdictStatus, VerifySettings, verify_level
@@ -305,13 +306,14 @@ def run(args: argparse.Namespace) -> int:
         print(said, file=sys.stderr)
     if len(stopped) > _BUDGET_LINES:
         print(
-            f"… and {len(stopped) - _BUDGET_LINES} more level(s) stopped by a budget",
+            f"… and {counted(len(stopped) - _BUDGET_LINES, 'more level')} stopped by a budget",
             file=sys.stderr,
         )
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no levels"
     verdict_line = f"{len(failing)} failing" if failing else "release-ready"
     print(
-        f"{len(levels)} level(s): {parts} — {verdict_line} ({seconds:.1f} s, {jobs} job(s))",
+        f"{counted(len(levels), 'level')}: {parts} — {verdict_line} "
+        f"({seconds:.1f} s, {counted(jobs, 'job')})",
         file=sys.stderr,
     )
     return SOME_FAILED if failing else 0

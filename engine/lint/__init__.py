@@ -17,6 +17,7 @@ from engine.lint.report import (
     check_pack_sizes,
     declared_nouns,
     report_level,
+    report_levels,
 )
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "declared_nouns",
     "lint_work",
     "report_level",
+    "report_levels",
 ]

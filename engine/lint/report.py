@@ -24,6 +24,7 @@ from engine.errors import Problem, pointer
 from engine.limits import LINT_WORK_BUDGET
 from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints, lint_work
 from engine.packs.explain import path_key
+from engine.packs.leaves import CYCLE, SELF_MAP, level_leaves_problems
 from engine.packs.parts import (
     LevelCheck,
     PackBudget,
@@ -36,7 +37,7 @@ from engine.packs.validate import build_pack, pack_levels, pack_name, pack_size_
 from engine.play.work import WorkBudget
 
 #: Every lint code: a problem with one of these codes is a warning, any other an error.
-LINT_CODES = frozenset((*LEVEL_LINT_CODES, "unused-noun", "duplicate-board"))
+LINT_CODES = frozenset((*LEVEL_LINT_CODES, SELF_MAP, CYCLE, "unused-noun", "duplicate-board"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,21 +119,55 @@ def report_level(
 ) -> LevelReport:
     """Check one level of a pack whose vocabulary is ``nouns`` (:func:`declared_nouns`).
 
-    Lints run on a level whose only errors are nouns missing from the pack (the
-    level itself plays); a level with any other error gets none. ``budget`` bounds
-    one pass over all the levels of a pack (as :func:`engine.load_pack` does), and
-    ``work`` (:func:`~engine.lint.level.lint_work`) the replays of intended
-    solutions in it: pass one to every level of the pass (default: this level's own).
+    Lints that play the level run on a level whose only errors are nouns missing
+    from the pack (the level itself plays); a level with any other error gets
+    none of them. The FRAIL map warnings read only the map, so every frail
+    mechanic the schema accepts gets them (:func:`engine.packs.leaves.level_leaves_problems`,
+    what the FRAIL panel shows). ``budget`` bounds one pass over all the levels of
+    a pack (as :func:`engine.load_pack` does), and ``work``
+    (:func:`~engine.lint.level.lint_work`) the replays of intended solutions in it:
+    pass one to every level of the pass (default: this level's own).
     """
     check = check_pack_level(doc, nouns, budget=budget)
     warnings: tuple[Problem, ...] = ()
     board = None
     level = check.level
     reading = budget is None or budget.reading  # a pack's total ran out: nothing is played
+    if lint and reading and check.stage not in ("size", "shape"):
+        warnings = tuple(level_leaves_problems(doc))
     if lint and reading and level is not None and check.plays:
-        warnings = tuple(level_lints(level, work=work))
+        warnings = (*level_lints(level, work=work), *warnings)
         board = board_digest(level) if level.entities else None
     return LevelReport(replace(check, level=None), warnings, nouns, _nouns_used(doc), board)
+
+
+def report_levels(
+    doc: object,
+    *,
+    nouns: frozenset[str] | None = None,
+    lint: bool = True,
+    work: WorkBudget | None = None,
+) -> Iterator[LevelReport]:
+    """Each level's report, one at a time, made in one bounded pass over the pack.
+
+    The pass :func:`engine.load_pack` makes (one :class:`~engine.packs.parts.PackBudget`):
+    once the pack's list of problems is full, or 1,000 records have been
+    explained, failing levels are named, not explained. A tool showing progress
+    level by level (the editor, opening a pack) gets ``load_pack``'s bounds and,
+    from :func:`check_pack` over these reports, its exact list. ``nouns``: the
+    pack's (:func:`declared_nouns`), read from ``doc`` when not given. Ask
+    :func:`check_pack_sizes` first: a pack with a list over its cap is not walked.
+    ``work`` is one total for the replays of every level's intended solution
+    (default: :func:`~engine.lint.level.lint_work` of the default budget).
+    """
+    shell = check_pack_shell(doc)
+    if nouns is None:
+        nouns = shell.nouns
+    budget = PackBudget(shell)
+    if work is None:
+        work = lint_work(LINT_WORK_BUDGET)
+    for level in pack_levels(doc):
+        yield report_level(level, nouns=nouns, lint=lint, budget=budget, work=work)
 
 
 def check_pack_sizes(doc: object, *, name: str | None = None) -> tuple[Problem, ...]:
@@ -175,13 +210,8 @@ def check_pack(
         if too_big:  # sizes stop everything: nothing else is read
             return PackReport(tuple(too_big), ())
     shell = check_pack_shell(doc)
-    if levels is None:
-        budget = PackBudget(shell)  # one pass over the levels, bounded as load_pack's
-        work = lint_work(lint_budget)  # and one total of replayed solutions
-        levels = [
-            report_level(level, nouns=shell.nouns, lint=lint, budget=budget, work=work)
-            for level in pack_levels(doc)
-        ]
+    if levels is None:  # one pass over the levels, bounded as load_pack's
+        levels = list(report_levels(doc, nouns=shell.nouns, lint=lint, work=lint_work(lint_budget)))
     stale = _first_stale(levels, shell.nouns)
     if stale is not None:
         raise ValueError(f"level report {stale} was checked against another noun vocabulary")
@@ -222,7 +252,13 @@ def check_pack(
         keyed += level.keyed
     others: list[Problem] = []
     if not starting:
-        others += [p.located(pack=name, level=None) for p in _unused_nouns(shell.nouns, levels)]
+        # A noun whose own entry is refused (a key in lower case) is not called unused:
+        # that would be a second problem of one mistake.
+        refused = {
+            p.pointer.split("/")[2] for p in shell.problems if p.pointer.startswith("/nouns/")
+        }
+        nouns = None if shell.nouns is None else shell.nouns - refused
+        others += [p.located(pack=name, level=None) for p in _unused_nouns(nouns, levels)]
     others += _duplicate_boards(name, levels)
     keyed += [(tuple(path_key(p.pointer)), p) for p in others]
     keyed.sort(key=itemgetter(0))  # stable: equal pointers keep the order above

@@ -28,8 +28,9 @@ import functools
 import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
+from engine.errors import quoted
 from engine.limits import MAX_MAGNITUDE
 
 Check = Callable[[Any], bool]
@@ -92,7 +93,7 @@ def pattern_search(pattern: str) -> Callable[[str], bool]:
     return lambda text: search(text) is not None
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int | float]:
     """Draft 2020-12's ``integer``: a number with no fractional part (``1.0`` too), not a bool."""
     if isinstance(value, bool):
         return False
@@ -347,7 +348,7 @@ def describe(value: object) -> str:
     if isinstance(value, int):
         return "a very large number"
     if isinstance(value, str):
-        return f"the text {(value if len(value) <= 40 else value[:40] + '…')!r}"
+        return f"the text {quoted(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import Problem, pointer
+from engine.errors import Problem, pointer, quoted
 from engine.model import COLOR_PATTERN, ID_PATTERN, MOVES_PATTERN, NAME_PATTERN
 from engine.packs.compiled import describe
 from engine.tokens import TOKEN_PATTERN
@@ -158,7 +158,7 @@ def _translate_union(error: SchemaError, path: list[Any], base: list[Any]) -> It
 def short(value: object) -> str:
     """A readable quote of a value from the document, never unbounded."""
     if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:40] + "…")
+        return quoted(value)
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, int | float):

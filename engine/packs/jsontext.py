@@ -15,10 +15,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
-from engine.errors import Problem, ValidationError, pointer
+from engine.errors import Problem, ValidationError, clipped, counted, pointer
+from engine.limits import MAX_PACK_CONTAINERS, MAX_PACK_VALUES
 from engine.packs.jsonpieces import PIECE, parse_in_pieces
+from engine.packs.jsonscan import count_structure
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 # RFC 8259 (and RFC 4627's detection): JSON text starts with an ASCII character, so a
@@ -54,6 +58,9 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
             raw = raw[len(_UTF8_BOM) :]
         if raw.startswith(_WIDE_BOMS) or b"\x00" in raw[:4]:
             raise fail("not UTF-8 text: this looks like UTF-16 or UTF-32; save the file as UTF-8")
+    too_much = _over_counts(raw if raw is not None else text)
+    if too_much:
+        raise ValidationError.single("", "bad-size", too_much, pack=source)
     repeated = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -101,6 +108,27 @@ def parse_json_text(text: str | bytes, *, source: str | None = None) -> Any:
     return _checked(value, repeated=repeated, escaped=escaped, source=source)
 
 
+def _over_counts(text: bytes | str) -> str:
+    """Why the text holds more than any pack (``""`` when it does not), before parsing.
+
+    What the parser builds is bounded by the containers and the values it reads,
+    not by the bytes (:mod:`engine.packs.jsonscan`): both are counted first.
+    """
+    counts = count_structure(text)
+    if counts.containers > MAX_PACK_CONTAINERS:
+        return (
+            f"the file holds {counts.containers:,} objects and lists, more than the "
+            f"{MAX_PACK_CONTAINERS:,} a pack file may (a pack at the level limit holds "
+            "about 620,000); nothing was read"
+        )
+    if counts.values > MAX_PACK_VALUES:
+        return (
+            f"the file holds {counts.values:,} values, more than the {MAX_PACK_VALUES:,} a "
+            "pack file may (a pack at the level limit holds about 6,100,000); nothing was read"
+        )
+    return ""
+
+
 def _checked(value: Any, *, repeated: bool, escaped: bool, source: str | None) -> Any:
     """``value``, unless it repeats a key or (when ``escaped``) holds a lone surrogate."""
     problems: list[Problem] = []
@@ -130,31 +158,53 @@ def _has_surrogate_escape(raw: bytes | None, text: str) -> bool:
     return _LONE_SURROGATE.search(text) is not None or "\\u" in text
 
 
-def _walk(value: Any) -> Any:
-    """Every (path, value) of a parsed document, depth first, without recursion."""
-    stack: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+def _walk(value: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every (path, value) of a parsed document, depth first, without recursion.
+
+    The stack holds one iterator per open container (at most the nesting depth),
+    never an entry per element: a list of ten million items costs no more.
+    """
+    yield (), value
+    stack: list[tuple[tuple[Any, ...], Iterator[tuple[Any, Any]]]] = [((), _children(value))]
     while stack:
-        path, item = stack.pop()
-        yield path, item
-        if isinstance(item, dict):
-            stack.extend(((*path, k), v) for k, v in reversed(item.items()))
-        elif isinstance(item, list):
-            stack.extend(((*path, n), v) for n, v in reversed(list(enumerate(item))))
+        path, children = stack[-1]
+        step = next(children, None)
+        if step is None:
+            stack.pop()
+            continue
+        key, item = step
+        where = (*path, key)
+        yield where, item
+        if isinstance(item, dict | list):
+            stack.append((where, _children(item)))
+
+
+def _children(item: Any) -> Iterator[tuple[Any, Any]]:
+    if isinstance(item, dict):
+        return iter(item.items())
+    if isinstance(item, list):
+        return enumerate(item)
+    return iter(())
 
 
 def _repeated_keys(value: Any) -> list[Problem]:
+    """One problem per key given more than once in an object, saying how many times.
+
+    A million copies of one key are one mistake: one line, with the count.
+    """
     found = []
     for path, item in _walk(value):
         if isinstance(item, _Keys):
-            found += [
-                Problem(
-                    pointer(*path, key),
-                    "duplicate-key",
-                    f"the key {key[:40]!r} appears more than once in this object; "
-                    "JSON readers disagree on which one counts, so keep one",
+            for key, times in Counter(item.repeated).items():
+                found.append(
+                    Problem(
+                        pointer(*path, key),
+                        "duplicate-key",
+                        f"the key {clipped(key)!r} appears more than once in this object "
+                        f"({counted(times + 1, 'time')}); JSON readers disagree on which one "
+                        "counts, so keep one",
+                    )
                 )
-                for key in item.repeated
-            ]
             if len(found) >= _LISTED:
                 break
     return found

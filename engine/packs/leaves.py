@@ -11,7 +11,9 @@ what an author wants:
 * ``frail-cycle``: ``A: B, B: A``: objects along the loop never run out.
 
 The FRAIL panel draws these chains and flags the same two shapes with these
-codes and messages (docs/validation.md, "FRAIL map warnings").
+codes and messages (docs/validation.md, "FRAIL map warnings"); the same function
+makes the lint warnings of ``rulegrid validate --lint`` and the Problems panel
+(:func:`level_leaves_problems`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.errors import Problem, pointer
+from engine.limits import TOKEN_MAX_LENGTH
+from engine.packs.compiled import pattern_search
+from engine.tokens import TOKEN_PATTERN
+
+_token = pattern_search(TOKEN_PATTERN)
 
 SELF_MAP = "frail-self-map"
 CYCLE = "frail-cycle"
@@ -123,3 +130,31 @@ def _follow(leaves: Mapping[str, str], start: str, walked: set[str]) -> LeavesCh
         nouns.append(nxt)
         on_chain.add(nxt)
         walked.add(nxt)
+
+
+def level_leaves_problems(doc: object) -> list[Problem]:
+    """The warnings of every FRAIL map of a level document, pointers relative to the level.
+
+    :func:`leaves_problems` of each frail mechanic's map, whatever else is wrong with
+    the level or the mechanic: the map is read on its own, each entry whose noun and
+    leftover are well-formed tokens (an entry that is not is an error of its own,
+    and no loop runs through it).
+    """
+    mechanics = doc.get("mechanics") if isinstance(doc, Mapping) else None
+    if not isinstance(mechanics, list):
+        return []
+    found = []
+    for index, mechanic in enumerate(mechanics):
+        if not isinstance(mechanic, Mapping) or mechanic.get("type") != "frail":
+            continue
+        leaves = mechanic.get("leaves")
+        if not isinstance(leaves, Mapping):
+            continue
+        sound = {k: v for k, v in leaves.items() if _is_token(k) and _is_token(v)}
+        base = pointer("mechanics", index)
+        found += [Problem(base + p.pointer, p.code, p.message) for p in leaves_problems(sound)]
+    return found
+
+
+def _is_token(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= TOKEN_MAX_LENGTH and _token(value)

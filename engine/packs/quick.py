@@ -78,7 +78,7 @@ def quick_parts(
     elif check_document("level", shell, limit=1).problems:
         return None
     level, found = build_level(shell)
-    if level is None or found or level_problems(level, nouns, read_rules=False):
+    if level is None or found or level_problems(shell, nouns, read_rules=False):
         return None
     vocabulary = Vocabulary.for_level(
         frail=level.frail is not None,

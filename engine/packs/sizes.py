@@ -180,58 +180,85 @@ def json_value_problems(data: object) -> list[Problem]:
 
     Such values reach the engine only from Python callers (a dict, a trusted
     ``pack.py``); each is reported at its pointer instead of crashing a validator.
+    The walk holds one iterator per open container (at most :data:`MAX_DEPTH`),
+    never an entry per element: a list of millions of items costs no memory here.
     """
     problems: list[Problem] = []
-    stack: list[tuple[object, tuple[Any, ...]]] = [(data, ())]
+    found = _value_problem((), data)
+    if found is not None:
+        return [found]
+    stack: list[tuple[Path, bool, Iterator[tuple[Any, Any]]]] = []
+    if type(data) is dict or type(data) is list:
+        stack.append(((), type(data) is dict, _items_of(data)))
     while stack and len(problems) < 100:
-        value, path = stack.pop()
-        kind = type(value)
-        if len(path) > MAX_DEPTH:
-            problems.append(
-                Problem(pointer(*path), "too-deep", f"nested deeper than {MAX_DEPTH} levels")
-            )
-        elif kind is dict:
-            assert isinstance(value, dict)
-            for key, item in value.items():
-                if type(key) is not str:
-                    problems.append(
-                        Problem(
-                            pointer(*path, key),
-                            "wrong-type",
-                            f"field names are text, not {describe(key)}",
-                        )
-                    )
-                else:
-                    stack.append((item, (*path, key)))
-        elif kind is list:
-            assert isinstance(value, list)
-            stack.extend((item, (*path, index)) for index, item in enumerate(value))
-        elif kind is int:
-            assert isinstance(value, int)
-            if not -MAX_MAGNITUDE < value < MAX_MAGNITUDE:
-                problems.append(Problem(pointer(*path), "out-of-range", "the number is too large"))
-        elif kind is float:
-            assert isinstance(value, float)
-            if not math.isfinite(value):
+        path, in_dict, items = stack[-1]
+        deep = len(path) >= MAX_DEPTH
+        # Go on through this container until the next container inside it: scalars
+        # are checked here, in one loop (most of a document's values).
+        for key, value in items:
+            kind = type(value)
+            if in_dict and type(key) is not str:
+                where = pointer(*path, key)
                 problems.append(
-                    Problem(pointer(*path), "wrong-type", f"{value!r} is not a JSON number")
+                    Problem(where, "wrong-type", f"field names are text, not {describe(key)}")
                 )
-        elif kind is str:
-            assert isinstance(value, str)
-            if not value.isascii() and _LONE_SURROGATE.search(value):
+                continue
+            if deep:
                 problems.append(
                     Problem(
-                        pointer(*path),
-                        "bad-text",
-                        "the text holds a lone surrogate: not a character, and no UTF-8 "
-                        "file can hold it",
+                        pointer(*path, key), "too-deep", f"nested deeper than {MAX_DEPTH} levels"
                     )
                 )
-        elif value is not None and kind is not bool:
-            problems.append(
-                Problem(pointer(*path), "wrong-type", f"{describe(value)} is not JSON data")
-            )
+                continue
+            if kind is dict or kind is list:
+                stack.append(((*path, key), kind is dict, _items_of(value)))
+                break
+            if kind is str or kind is bool or value is None:
+                if kind is str and not value.isascii():
+                    problem = _value_problem((*path, key), value)
+                    if problem is not None:
+                        problems.append(problem)
+                continue
+            problem = _value_problem((*path, key), value)
+            if problem is not None:
+                problems.append(problem)
+        else:
+            stack.pop()
     return sorted(problems, key=lambda p: _path_key(p.pointer))
+
+
+def _items_of(value: Any) -> Iterator[tuple[Any, Any]]:
+    """A container's (key, item) pairs."""
+    if type(value) is dict:
+        return iter(value.items())
+    return enumerate(value)
+
+
+def _value_problem(path: Path, value: object) -> Problem | None:
+    """The problem of one value that no JSON text can hold, or ``None``."""
+    kind = type(value)
+    if kind is dict or kind is list or kind is bool or value is None:
+        return None
+    if kind is int:
+        assert isinstance(value, int)
+        if not -MAX_MAGNITUDE < value < MAX_MAGNITUDE:
+            return Problem(pointer(*path), "out-of-range", "the number is too large")
+        return None
+    if kind is float:
+        assert isinstance(value, float)
+        if not math.isfinite(value):
+            return Problem(pointer(*path), "wrong-type", f"{value!r} is not a JSON number")
+        return None
+    if kind is str:
+        assert isinstance(value, str)
+        if not value.isascii() and _LONE_SURROGATE.search(value):
+            return Problem(
+                pointer(*path),
+                "bad-text",
+                "the text holds a lone surrogate: not a character, and no UTF-8 file can hold it",
+            )
+        return None
+    return Problem(pointer(*path), "wrong-type", f"{describe(value)} is not JSON data")
 
 
 def _path_key(ptr: str) -> list[tuple[int, int | str]]:

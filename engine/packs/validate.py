@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError as PydanticError
 
-from engine.errors import Problem, ProblemList, ValidationError
+from engine.errors import Problem, ProblemList, ValidationError, counted
 from engine.limits import MAX_PROBLEMS
 from engine.model import Level, Pack
 from engine.packs import sizes
@@ -36,8 +36,7 @@ from engine.packs.parts import (
     document_id,
 )
 from engine.packs.quick import quick_level
-from engine.packs.schema import check_document
-from engine.packs.semantic import build_level, level_problems, model_problems
+from engine.packs.semantic import model_problems
 
 #: How problems name a pack document that has neither a usable id nor a file.
 UNNAMED_PACK = "<pack>"
@@ -63,22 +62,25 @@ def load_level(data: Mapping[str, Any] | str | bytes) -> Level:
 def full_level(doc: Any) -> Level:
     """:func:`load_level` of a parsed document the full way: sizes, schema, model, semantics.
 
+    The checks of one level of a pack (:func:`~engine.packs.parts.check_pack_level`)
+    without a pack's nouns: the schema, and every semantic check of what the
+    schema accepts, in one pass.
+
     Raises:
         ValidationError: listing every problem, pointers relative to the level.
     """
     level_id = document_id(doc)
+    check = check_pack_level(doc, None)
+    if check.stage == "valid" and check.level is not None:
+        return check.level
     problems = ProblemList(MAX_PROBLEMS)
-    problems.extend(sizes.level_size_problems(doc))
-    if not problems:
-        schema = check_document("level", doc, limit=MAX_PROBLEMS)
-        problems.extend(schema.problems)
-        if schema.cut:
-            problems.uncounted = "more schema problems are not counted"
-    if not problems:
-        level, found = build_level(doc)
-        problems.extend(found if level is None else level_problems(level))
-        if level is not None and not problems:
-            return level
+    problems.extend(check.problems)
+    problems.count(check.more)
+    if check.unexplained:
+        problems.uncounted = (
+            f"{counted(check.unexplained, 'more record')} fail the schema but are not "
+            f"explained (the first is {check.first_unexplained})"
+        )
     raise ValidationError(
         p.located(pack=None, level=level_id) for p in problems.listed(level=level_id)
     )

@@ -235,7 +235,7 @@ def check_level(
             model = Level.model_validate(level)
         except PydanticError as exc:  # rare in an editor: name it as load_level would
             return tuple(schema_problems("level", level) or model_problems(exc, level))
-    return tuple(level_problems(model, declared))
+    return tuple(level_problems(level, declared))
 
 
 def _plain_level(doc: Mapping[str, Any]) -> Level | None:

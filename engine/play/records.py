@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.context import LevelContext, Piece
-from engine.errors import Problem, pointer
+from engine.errors import Problem, pointer, quoted
 
 #: The keys of an entity record besides its noun (objects) or text (words).
 _POSITION_KEYS = ("id", "kind", "x", "y")
@@ -101,5 +101,5 @@ def _extra_key(key: object) -> tuple[str, str, str]:
     return (
         pointer(key),
         "unknown-field",
-        f"unknown field {str(key)[:40]!r}: entity records carry only authoritative state",
+        f"unknown field {quoted(str(key))}: entity records carry only authoritative state",
     )

@@ -41,6 +41,7 @@ from engine.limits import (
     MAX_PAYLOAD_JSON_BYTES,
     MAX_PAYLOAD_VALUES,
 )
+from engine.packs.jsonscan import count_structure, nesting
 
 PREFIX = "rulegrid"
 FORMAT = "rulegrid-share"
@@ -53,11 +54,6 @@ _TOP_REQUIRED = ("format", "version", "sha256")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _BODY = re.compile(r"[A-Za-z0-9_-]*")
 _NOT_BODY = re.compile(r"[^A-Za-z0-9_-]")
-# A JSON string, escapes included (unrolled loop: linear, no backtracking blow-up).
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_BRACKETS = b"[]{}"
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in _BRACKETS)
-_FOLD_BRACKETS = bytes.maketrans(b"{}", b"[]")
 _INFLATE_CHUNK = 2**20
 TAG_BYTES = 8
 
@@ -235,42 +231,33 @@ def inflate(raw: bytes) -> bytes:
 def check_structure(raw: bytes) -> None:
     """Bound what ``json.loads`` would build, before it builds anything.
 
-    Counts are taken on the raw bytes (brackets inside strings count too), so they
-    are upper bounds found at C speed. Depth is measured with strings removed, by
-    peeling innermost ``[]`` pairs at most :data:`MAX_DEPTH` times.
+    Measured by the scanner pack files use too (:mod:`engine.packs.jsonscan`):
+    counts on the raw bytes (brackets inside strings count too), so they are upper
+    bounds found at C speed, and the depth with strings removed.
 
     Raises:
         ShareError: too many containers or items, nesting too deep, or brackets
             that cannot be JSON.
     """
-    containers = raw.count(b"{") + raw.count(b"[")
-    if containers > MAX_PAYLOAD_CONTAINERS:
+    counts = count_structure(raw)
+    if counts.containers > MAX_PAYLOAD_CONTAINERS:
         raise ShareError.at(
             "too-many-values",
-            f"the payload holds {containers:,} objects/arrays, more than {MAX_PAYLOAD_CONTAINERS:,}",
+            f"the payload holds {counts.containers:,} objects/arrays, "
+            f"more than {MAX_PAYLOAD_CONTAINERS:,}",
         )
-    items = raw.count(b",") + raw.count(b":")
-    if items > MAX_PAYLOAD_VALUES:
+    if counts.values > MAX_PAYLOAD_VALUES:
         raise ShareError.at(
             "too-many-values",
-            f"the payload holds {items:,} values, more than {MAX_PAYLOAD_VALUES:,}",
+            f"the payload holds {counts.values:,} values, more than {MAX_PAYLOAD_VALUES:,}",
         )
-    skeleton = _JSON_STRING.sub(b"", raw)
-    if b'"' in skeleton:
+    shape = nesting(raw, MAX_DEPTH)
+    if shape == "unterminated":
         raise ShareError.at("invalid-json", "not valid JSON: a string is not terminated")
-    brackets = skeleton.translate(_FOLD_BRACKETS, _NOT_BRACKETS)
-    for _ in range(MAX_DEPTH):
-        if not brackets:
-            return
-        peeled = brackets.replace(b"[]", b"")
-        if len(peeled) == len(brackets):
-            break
-        brackets = peeled
-    if not brackets:
-        return
-    if brackets.count(b"[") != brackets.count(b"]") or b"[]" not in brackets:
+    if shape == "unbalanced":
         raise ShareError.at("invalid-json", "not valid JSON: its brackets do not balance")
-    raise ShareError.at("too-deep", f"the payload's JSON nests deeper than {MAX_DEPTH} levels")
+    if shape == "deep":
+        raise ShareError.at("too-deep", f"the payload's JSON nests deeper than {MAX_DEPTH} levels")
 
 
 def parse_document(raw: bytes) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from engine.errors import pointer, quoted
 from engine.limits import (
     MAX_PAYLOAD_ENTITIES,
     MAX_PAYLOAD_LEVELS,
@@ -39,9 +40,9 @@ def check_envelope(document: Mapping[str, Any]) -> Literal["pack", "level"]:
         if key not in TOP_KEYS:
             raise ShareError.at(
                 "unknown-field",
-                f"unknown field {key[:40]!r}: a payload carries only a pack or a level, "
+                f"unknown field {quoted(key)}: a payload carries only a pack or a level, "
                 "noun styles, replays and a snapshot",
-                "/" + key[:40].replace("~", "~0").replace("/", "~1"),
+                pointer(key),
             )
     if ("pack" in document) == ("level" in document):
         raise ShareError.at("bad-content", "a payload carries exactly one of 'pack' and 'level'")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.errors import Problem, ValidationError
+from engine.errors import Problem, ValidationError, counted
 from engine.limits import MAX_PAYLOAD_PLAY_UNITS
 from engine.model import Level, NounStyle, Pack
 from engine.packs.load import load_pack
@@ -302,7 +302,8 @@ class SharePreview:
         if self.pack is None or self.problems:
             count = len(self.problems)
             raise ShareError.at(
-                "invalid-payload", f"the payload has {count} problem(s); nothing can be installed"
+                "invalid-payload",
+                f"the payload has {counted(count, 'problem')}; nothing can be installed",
             )
         return renamed(self.pack, pack_id)
 

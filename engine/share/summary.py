@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import counted
+
 
 @dataclass(frozen=True, slots=True)
 class LevelSummary:
@@ -70,18 +72,21 @@ class ShareSummary:
         out = [head]
         if self.authors:
             out.append("by " + ", ".join(self.authors))
-        out.append(f"{len(self.levels)} level(s); mechanics: {', '.join(self.mechanics) or 'none'}")
+        mechanics = ", ".join(self.mechanics) or "none"
+        out.append(f"{counted(len(self.levels), 'level')}; mechanics: {mechanics}")
         shown = ", ".join(self.nouns[:_NOUNS_SHOWN]) + (
             " …" if len(self.nouns) > _NOUNS_SHOWN else ""
         )
-        out.append(f"{len(self.nouns)} noun(s)" + (f": {shown}" if shown else ""))
-        out.append(f"{self.automata} automaton(s); {self.solutions} solution(s)")
+        out.append(counted(len(self.nouns), "noun") + (f": {shown}" if shown else ""))
+        automata = counted(self.automata, "automaton", "automata")
+        out.append(f"{automata}; {counted(self.solutions, 'solution')}")
         for level in self.levels:
             extra = f", mechanics: {', '.join(level.mechanics)}" if level.mechanics else ""
             title = f" — {level.title}" if level.title else ""
-            out.append(f"  {level.id}{title} ({level.size}, {level.entities} entities{extra})")
+            entities = counted(level.entities, "entity", "entities")
+            out.append(f"  {level.id}{title} ({level.size}, {entities}{extra})")
         if self.replays:
-            out.append(f"{self.replays} replay record(s)")
+            out.append(counted(self.replays, "replay record"))
         if self.snapshot_level is not None:
             out.append(f"a saved game of level {self.snapshot_level!r}")
         return out

@@ -24,6 +24,7 @@ class ScriptedDialogs:
     open_anyway: bool = False
     level_properties: tuple[LevelProperties, Anchor] | None = None
     noun: tuple[str, NounSpec] | None = None
+    noun_style: NounSpec | None = None
     pack_properties: PackProperties | None = None
     confirm_answer: bool = True
     trust_answer: bool = False
@@ -31,6 +32,7 @@ class ScriptedDialogs:
     asked: list[tuple[str, Any]] = field(default_factory=list)
     noun_vocabulary: engine.Vocabulary | None = None  # what the last Add Noun was given
     problems_shown: list[list[engine.Problem]] = field(default_factory=list)
+    why_not: list[str] = field(default_factory=list)  # why each shown pack cannot be repaired
     errors: list[str] = field(default_factory=list)
     confirm_texts: list[str] = field(default_factory=list)
     recovery_answer: tuple[str, int] | None = None
@@ -83,8 +85,10 @@ class ScriptedDialogs:
         *,
         can_repair: bool,
         repair_notes: list[str],
+        why_not: str = "",
     ) -> bool:
         self.asked.append(("problems", (source, can_repair, tuple(repair_notes))))
+        self.why_not.append(why_not)
         self.problems_shown.append(list(problems))
         return self.open_anyway and can_repair
 
@@ -104,6 +108,12 @@ class ScriptedDialogs:
     def edit_pack_properties(self, parent: QWidget, props: PackProperties) -> PackProperties | None:
         self.asked.append(("pack properties", props))
         return self.pack_properties
+
+    def edit_noun_style(
+        self, parent: QWidget, name: str, spec: NounSpec, written: object
+    ) -> NounSpec | None:
+        self.asked.append(("noun style", (name, spec, written)))
+        return self.noun_style
 
     def confirm(self, parent: QWidget, title: str, text: str) -> bool:
         self.asked.append(("confirm", title))

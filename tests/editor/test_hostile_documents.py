@@ -48,12 +48,20 @@ def nested(depth: int) -> Any:
         ({"width": float("inf")}, "width"),
     ],
 )
-def test_a_size_the_grid_does_not_allow_is_refused(change: dict[str, Any], where: str) -> None:
-    """Before the fix a width of 10**9 was kept (painting then overflowed) and inf
-    raised OverflowError."""
-    for notes in (None, []):
-        with pytest.raises(ValueError, match=where):
-            LevelDocument.from_data(level(**change), notes)
+def test_a_size_the_grid_does_not_allow_is_kept_as_written_beside_a_usable_grid(
+    qapp, change: dict[str, Any], where: str
+) -> None:
+    """Before issue 20 a width of 10**9 was the board's (painting then overflowed) and
+    inf raised OverflowError; issue 20 refused such a level. Issue 34: read for repair,
+    the board is the smallest grid that holds the entities and the file's value is
+    saved as written until the author sets the size; read as valid, it is refused."""
+    with pytest.raises(ValueError, match=where):
+        LevelDocument.from_data(level(**change))
+    notes: list[engine.Problem] = []
+    document = LevelDocument.from_data(level(**change), notes)
+    assert (document.width, document.height) == (3, 2)
+    assert document.to_data()[where] == change[where]
+    assert [(n.pointer, n.code) for n in notes] == [(f"/{where}", "not-shown")]
 
 
 @pytest.mark.parametrize(
@@ -86,23 +94,26 @@ def test_a_token_that_is_no_token_is_kept_off_the_board_for_repair_and_refused_o
         LevelDocument.from_data(bad)
 
 
-def test_a_file_with_a_huge_width_is_shown_as_problems_and_the_editor_goes_on(
+def test_a_file_with_a_huge_width_opens_for_repair_on_a_usable_grid(
     make_window, dialogs, tmp_path: Path
 ) -> None:
+    """Issue 20 kept such a pack out; issue 34 opens it for repair: the board is the
+    smallest grid that holds the entities, painting works, and the width is saved
+    as written until the author sets it."""
     path = tmp_path / "wide.json"
     path.write_text(json.dumps(pack_document(level(width=10**9))), encoding="utf-8")
     window = make_window()
-    untitled = window.pack
     dialogs.open_anyway, dialogs.open_path = True, path
     trigger(window, "actionOpenPack")
     source, can_repair, _notes = next(v for k, v in dialogs.asked if k == "problems")
-    assert (source, can_repair) == ("wide.json", False)
+    assert (source, can_repair) == ("wide.json", True)
     assert ("/levels/0/width", "out-of-range") in [
         (p.pointer, p.code) for p in dialogs.problems_shown[-1]
     ]
-    assert window.pack is untitled
-    click(window, Pos(0, 0))  # the editor goes on painting its own level
+    assert (window.level.width, window.level.height) == (3, 2)
+    click(window, Pos(0, 1))  # the editor goes on painting on a grid it can hold
     assert window.isVisible()
+    assert window.pack.to_data()["levels"][0]["width"] == 10**9
 
 
 # ------------------------------------------------------------------- pasting

@@ -6,7 +6,8 @@ bounded JSON reader (``engine.read_json_file``), so 100,000 nested lists, a
 10,000-digit integer or ``1e400`` are a located problem in a dialog and the editor
 goes on; before, ``read_for_repair`` let the integer's ``ValueError`` escape and
 ``restore_backup`` crashed on the nesting's ``RecursionError``. A level 10**9
-cells wide never reaches the canvas (it would overflow when painted).
+cells wide never reaches the canvas (it would overflow when painted): since issue
+34 it opens on the smallest grid that holds its entities, the width kept as written.
 """
 
 from __future__ import annotations
@@ -43,8 +44,16 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
         "/: not valid JSON: a number of more than 4,300 digits",
     ),
     "1e400": (with_version(b"1e400"), "/: not valid JSON: the number 1e400 is too large"),
-    "wide": (wide_pack(), "level 'one': the width must be a whole number from 1 to 128"),
 }
+
+
+def test_a_file_with_a_huge_width_reads_for_repair_on_a_usable_grid(tmp_path: Path, qapp) -> None:
+    path = tmp_path / "wide.json"
+    path.write_bytes(wide_pack())
+    pack, notes = read_for_repair(path)
+    assert (pack.levels[0].width, pack.levels[0].height) == (3, 2)
+    assert pack.to_data() == json.loads(wide_pack())  # saved as written
+    assert [n.pointer for n in notes] == ["/levels/0/width"]
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
@@ -129,17 +138,33 @@ def test_comparing_recovered_work_with_a_hostile_file_on_disk_says_where(
     assert compare_with_disk(found) == f"The file on disk cannot be read: {why}"
 
 
+def recover(make_window, settings, dialogs, pack: Any) -> Any:
+    """A window started beside a recovery file of ``pack``, whose restore is accepted."""
+    folder = settings.data_folder / "recovery"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "999999999-w.json").write_text(json.dumps(recovery_record(pack)), encoding="utf-8")
+    dialogs.recovery_answer = ("restore", 0)
+    return make_window()
+
+
 def test_recovered_work_the_editor_cannot_hold_is_one_dialog(
     make_window, settings, dialogs, qtbot
 ) -> None:
-    folder = settings.data_folder / "recovery"
-    folder.mkdir(parents=True, exist_ok=True)
-    wide = json.loads(wide_pack())
-    (folder / "999999999-w.json").write_text(json.dumps(recovery_record(wide)), encoding="utf-8")
-    dialogs.recovery_answer = ("restore", 0)
-    window = make_window()
+    deep = json.loads(wide_pack())
+    deep["x-notes"] = json.loads("[" * 40 + "]" * 40)  # JSON, but past the nesting cap
+    window = recover(make_window, settings, dialogs, deep)
     qtbot.waitUntil(lambda: bool(dialogs.errors))
     [error] = dialogs.errors
     assert error.startswith("Recover unsaved work: The recovered pack is unreadable: ")
-    assert "the width must be a whole number from 1 to 128" in error
+    assert "nested deeper than 32 levels" in error
     assert window.pack.properties.pack_id == "untitled"
+
+
+def test_recovered_work_with_a_huge_width_is_restored_on_a_usable_grid(
+    make_window, settings, dialogs, qtbot
+) -> None:
+    window = recover(make_window, settings, dialogs, json.loads(wide_pack()))
+    qtbot.waitUntil(lambda: window.pack.properties.pack_id == "test")
+    assert dialogs.errors == []
+    assert (window.level.width, window.level.height) == (3, 2)
+    assert window.pack.to_data()["levels"][0]["width"] == 10**9

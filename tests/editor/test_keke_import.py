@@ -53,7 +53,7 @@ def test_importing_asks_about_unsupported_levels_and_opens_the_rest_as_a_new_pac
     assert dialogs.confirm_texts == [
         "3 of the 14 levels in demo_LEVELS.json use what Rulegrid does not have:\n\n"
         "level 8: MOVE, a wait\nlevel 10: KILL\nlevel 13: HOT, MELT\n\n"
-        "Import the other 11 level(s) as a new pack?"
+        "Import the other 11 levels as a new pack?"
     ]
     pack = window.pack
     assert pack.path is None
@@ -120,7 +120,7 @@ def test_a_malformed_file_shows_its_located_problems(make_window, dialogs, tmp_p
         ("bad.json", "4", "/levels/0/ascii", "keke-map")
     ]
     assert "row 2, column 2: unknown map character 'x'" in shown[0].message
-    assert window.statusBar().currentMessage() == "bad.json was not imported: 1 problem(s)"
+    assert window.statusBar().currentMessage() == "bad.json was not imported: 1 problem"
 
 
 def test_unsaved_changes_are_asked_about_first(make_window, dialogs) -> None:

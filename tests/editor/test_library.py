@@ -29,8 +29,8 @@ def test_installed_packs_lists_the_folder_with_thumbnails_and_opens_one(
     window = make_window()
     dialog = open_library(qtbot, window)
     assert dialog.where.text() == f"Packs installed in {packs_dir}"
-    assert names(dialog) == ["And\nand · 1 level(s)", "Tutorial\ntutorial · 8 level(s)"]
-    assert dialog.note.text() == "2 installed pack(s)."
+    assert names(dialog) == ["And\nand · 1 level", "Tutorial\ntutorial · 8 levels"]
+    assert dialog.note.text() == "2 installed packs."
     wait_for_thumbnails(qtbot, dialog.list)
     assert dialog.select(tutorial)
     click(qtbot, dialog.open_button)
@@ -59,7 +59,7 @@ def test_removing_an_installed_pack_asks_first(
     assert not doomed.exists()
     assert kept.exists()
     qtbot.waitUntil(lambda: not dialog.loading)
-    assert names(dialog) == ["Tutorial\ntutorial · 8 level(s)"]
+    assert names(dialog) == ["Tutorial\ntutorial · 8 levels"]
 
 
 def test_an_empty_or_broken_library_says_so(qtbot, make_window, packs_dir: Path) -> None:
@@ -75,7 +75,7 @@ def test_an_empty_or_broken_library_says_so(qtbot, make_window, packs_dir: Path)
     (packs_dir / "broken.json").write_text("{not json", encoding="utf-8")
     (packs_dir / "notes.txt").write_text("not a pack", encoding="utf-8")
     dialog = open_library(qtbot, window)
-    assert names(dialog) == ["broken\n1 problem(s)"]
+    assert names(dialog) == ["broken\n1 problem"]
     assert dialog.list.item(0).toolTip().splitlines() == [
         str(packs_dir / "broken.json"),
         "broken: not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2",

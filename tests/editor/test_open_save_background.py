@@ -59,6 +59,21 @@ def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
     return calls
 
 
+def counting_levels(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the levels the engine reports on, one at a time (``engine.report_level``)
+    or in one pass (each report ``engine.report_levels`` yields: the open does this)."""
+    calls = counting(monkeypatch, "report_level")
+    original = engine.report_levels
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        for report in original(*args, **kwargs):
+            calls.append(1)
+            yield report
+
+    monkeypatch.setattr(engine, "report_levels", counted)
+    return calls
+
+
 def checked(qtbot, window: MainWindow) -> None:
     validator = window.validation_panel.validator
     qtbot.waitUntil(lambda: validator.is_current() and not validator.is_busy(), timeout=15_000)
@@ -70,7 +85,7 @@ def open_counting_reads(
     """A window, checked, that opens ``path`` while ``engine.report_level`` calls are counted."""
     window = make_window()
     checked(qtbot, window)
-    reads = counting(monkeypatch, "report_level")
+    reads = counting_levels(monkeypatch)
     dialogs.open_path = path
     trigger(window, "actionOpenPack")
     checked(qtbot, window)
@@ -335,7 +350,7 @@ def test_an_edit_right_after_opening_is_read_again_not_taken_from_the_open(
     opening made of it."""
     window = make_window()
     checked(qtbot, window)
-    reads = counting(monkeypatch, "report_level")
+    reads = counting_levels(monkeypatch)
     dialogs.open_path = many_levels_pack(tmp_path / "many.json", 12)
     trigger(window, "actionOpenPack")
     assert len(reads) == 12

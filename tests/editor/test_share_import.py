@@ -217,7 +217,7 @@ def test_a_tampered_payload_shows_its_problem_and_cannot_be_installed(
         ("problem", '/entities/0/x (level "first-steps")')
     ]
     assert not dialog.install_button.isEnabled()
-    assert dialog.destination.text() == "Not installable: 1 problem(s)."
+    assert dialog.destination.text() == "Not installable: 1 problem."
     assert dialog.install() is None
     assert not packs_dir.exists()
 

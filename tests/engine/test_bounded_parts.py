@@ -20,7 +20,7 @@ import engine.packs.parts as parts_module
 from engine import check_pack, declared_nouns, report_level
 from engine.errors import TOO_MANY_PROBLEMS
 from engine.limits import MAX_NOUNS, MAX_PROBLEMS, MAX_RECORD_FIELDS
-from tests.engine.test_problem_floods import out_of_bounds_level
+from tests.engine.test_problem_floods import flood, flood_level
 from tests.hostile import pack_of, stacked_bomb
 from tests.support import grid_level, pack_document
 
@@ -47,7 +47,7 @@ def assert_one_answer(doc: dict[str, Any]) -> list[engine.Problem]:
 
 
 def test_a_flood_of_semantic_problems_is_capped_the_same_level_by_level() -> None:
-    doc = pack_document(*(out_of_bounds_level(f"l{n}", 500) for n in range(6)))
+    doc = flood(*(flood_level(f"l{n}", 500) for n in range(6)))
     errors = assert_one_answer(doc)
     assert len(errors) == MAX_PROBLEMS + 1
     assert errors[-1].code == TOO_MANY_PROBLEMS
@@ -63,9 +63,9 @@ def test_levels_failing_the_schema_past_the_cap_are_named_the_same_level_by_leve
 
 
 def test_a_duplicate_id_among_a_flood_takes_its_place_in_document_order() -> None:
-    levels = [out_of_bounds_level("same", 400), out_of_bounds_level("same", 400)]
-    levels.append(out_of_bounds_level("last", 400))
-    errors = assert_one_answer(pack_document(*levels))
+    levels = [flood_level("same", 400), flood_level("same", 400)]
+    levels.append(flood_level("last", 400))
+    errors = assert_one_answer(flood(*levels))
     assert ("/levels/1/id", "duplicate-level-id") in [(p.pointer, p.code) for p in errors]
     assert "201 more problems are not listed (1,201 in all)" in errors[-1].message
 

@@ -29,7 +29,7 @@ def test_play_runs_a_valid_level_of_a_pack_with_invalid_ones(mixed: Path, capsys
     out, err = capsys.readouterr()
     events = [json.loads(line) for line in out.splitlines()]
     assert events[-1]["won"] is True
-    assert "warning: mixed has 1 problem(s) (bad)" in err
+    assert "warning: mixed has 1 problem (bad)" in err
 
 
 def test_play_refuses_the_invalid_level_with_its_problems(mixed: Path, capsys: Capture):
@@ -51,7 +51,7 @@ def test_solve_solves_the_valid_levels_and_warns_about_the_rest(mixed: Path, cap
         ("good", "solved"),
         ("also-good", "solved"),
     ]
-    assert "warning: mixed has 1 problem(s) (bad)" in err
+    assert "warning: mixed has 1 problem (bad)" in err
 
 
 def test_a_pack_that_is_not_a_pack_is_still_refused(tmp_path: Path, capsys: Capture) -> None:

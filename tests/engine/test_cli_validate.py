@@ -38,7 +38,7 @@ def test_valid_packs_exit_zero(tmp_path: Path, capsys: Capture) -> None:
     )
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == "2 pack(s) valid\n"
+    assert err == "2 packs valid\n"
 
 
 def test_every_bundled_pack_validates_from_the_command_line(capsys: Capture) -> None:
@@ -56,7 +56,7 @@ def test_problems_are_printed_one_per_line_for_every_pack(tmp_path: Path, capsys
         'bad/levels/1/width (level "second"): 0 is out of range (must be >= 1)',
         f"missing: cannot read {tmp_path / 'missing.json'}: it does not exist",
     ]
-    assert err == "3 problem(s) in 2 of 3 pack(s)\n"
+    assert err == "3 errors in 2 of 3 packs\n"
 
 
 def test_json_output_is_a_list_of_problem_records(tmp_path: Path, capsys: Capture) -> None:
@@ -152,7 +152,7 @@ def test_lint_adds_warnings_after_the_errors_and_only_errors_fail(
         "warning: linted/nouns/GHOST: GHOST is in the pack's nouns, but no level has a GHOST "
         "object or word",
     ]
-    assert err == "1 problem(s) in 1 of 1 pack(s), 2 warning(s)\n"
+    assert err == "1 error in 1 of 1 pack, 2 warnings\n"
     assert main(["validate", str(path)]) == 1  # without --lint: the errors alone
     assert len(capsys.readouterr().out.splitlines()) == 1
 
@@ -176,7 +176,7 @@ def test_warnings_alone_exit_zero(tmp_path: Path, capsys: Capture) -> None:
     assert main(["validate", "--lint", str(write(tmp_path / "w.json", doc))]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("warning: good/nouns/GHOST: ")
-    assert err == "1 pack(s) valid, 1 warning(s)\n"
+    assert err == "1 pack valid, 1 warning\n"
 
 
 def test_lint_reports_unreadable_packs_like_validate(tmp_path: Path, capsys: Capture) -> None:

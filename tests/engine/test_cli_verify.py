@@ -65,7 +65,7 @@ def test_a_release_ready_pack_exits_zero(capsys: Capture) -> None:
     header, *rows = out.splitlines()
     assert header.split() == ["#", "level", "status", "length", "states", "rules", "detail"]
     assert [row.split()[2] for row in rows] == ["solved"] * 8
-    assert "8 level(s): 8 solved — release-ready" in err
+    assert "8 levels: 8 solved — release-ready" in err
 
 
 def test_an_unknown_fail_on_kind_is_a_usage_error(tmp_path: Path, capsys: Capture) -> None:
@@ -248,7 +248,7 @@ def test_every_level_stops_at_its_time_budget_and_says_which_option_raises_it(
     for n, line in enumerate(lines[:4], start=1):
         assert line.startswith(f'{pack} (level "room{n}"): stopped at the time budget of 0.2 s')
         assert line.endswith("(raise it with --seconds)")
-    assert lines[4].startswith("4 level(s): 4 unknown — 4 failing")
+    assert lines[4].startswith("4 levels: 4 unknown — 4 failing")
 
 
 def test_a_memory_budget_is_given_to_every_level(tmp_path: Path, capsys: Capture) -> None:

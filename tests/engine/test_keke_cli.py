@@ -33,8 +33,8 @@ def test_import_writes_a_valid_pack_and_says_which_solutions_win(
     assert main(argv) == 0
     stdout, stderr = capsys.readouterr()
     assert stdout == (
-        f"wrote {out}: 11 level(s), 3 skipped; "
-        "11 of 11 recorded solution(s) win under Rulegrid's rules\n"
+        f"wrote {out}: 11 levels, 3 skipped; "
+        "11 of 11 recorded solutions win under Rulegrid's rules\n"
     )
     assert stderr.splitlines() == [
         "demo_LEVELS.json: skipped level \"8\" (/levels/7): '7' (MOVE) at row 4 column 2 "
@@ -63,7 +63,7 @@ def test_solutions_that_do_not_win_are_kept_with_a_warning(tmp_path: Path, capsy
         "under Rulegrid's rules; kept as data"
     )
     assert len(warnings) == 6
-    assert "74 of 80 recorded solution(s) win" in stdout
+    assert "74 of 80 recorded solutions win" in stdout
     levels = {lv["id"]: lv for lv in json.loads(out.read_text(encoding="utf-8"))["levels"]}
     assert len(levels["biy-41"]["solution"]) == 100
 
@@ -78,7 +78,7 @@ def test_unsupported_levels_without_skip_write_nothing(tmp_path: Path, capsys: C
         "test_LEVELS.json: level \"0\" (/levels/0): '4' (KILL) at row 2 column 11"
     )
     assert lines[-1] == (
-        "2 level(s) use what Rulegrid lacks; nothing written (--skip-unsupported imports the other 1)"
+        "2 levels use what Rulegrid lacks; nothing written (--skip-unsupported imports the other 1)"
     )
     assert out.read_text(encoding="utf-8") == "old contents"
     assert [f.name for f in tmp_path.iterdir()] == ["old.json"]
@@ -149,7 +149,7 @@ def test_import_then_export_returns_the_same_maps(tmp_path: Path, capsys: Captur
     pack, back = tmp_path / "p.json", tmp_path / "back.json"
     assert main(["import-keke", str(source), "-o", str(pack), "--skip-unsupported"]) == 0
     assert main(["export-keke", str(pack), "-o", str(back)]) == 0
-    assert capsys.readouterr().out.endswith(f"wrote {back}: 5 level(s)\n")
+    assert capsys.readouterr().out.endswith(f"wrote {back}: 5 levels\n")
     original = json.loads(source.read_text(encoding="utf-8"))["levels"]
     maps = {lv["ascii"] for lv in original if not set(lv["ascii"]) & set("4789")}
     assert {lv["ascii"] for lv in json.loads(back.read_text(encoding="utf-8"))["levels"]} == maps
@@ -166,7 +166,7 @@ def test_export_names_the_levels_left_out(tmp_path: Path, capsys: Capture) -> No
     assert main(["export-keke", str(pack), "-o", str(out)]) == 0
     stdout, stderr = capsys.readouterr()
     assert stderr == "left out and: the word AND has no character in the Keke key\n"
-    assert stdout == f"wrote {out}: 1 level(s), 1 left out\n"
+    assert stdout == f"wrote {out}: 1 level, 1 left out\n"
     assert [lv["id"] for lv in json.loads(out.read_text(encoding="utf-8"))["levels"]] == ["fits"]
 
 

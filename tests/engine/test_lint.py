@@ -19,13 +19,16 @@ from hypothesis import strategies as st
 import engine
 from engine import LINT_CODES, check_pack, declared_nouns, report_level
 from engine.errors import Problem
-from engine.packs.parts import document_id
+from engine.packs.parts import document_id, in_order
+from engine.packs.records import RECORD_LISTS, Breaks
+from engine.packs.repeats import Repeats
 from engine.packs.schema import check_document, path_key
 from engine.packs.semantic import build_level as _build_level
 from engine.packs.semantic import level_problems
 from engine.packs.sizes import pack_size_problems
 from engine.packs.validate import _at, pack_levels, pack_name
 from tests.engine.test_validation_fuzz import FUZZ, TUTORIAL, mutated
+from tests.hostile import pack_of, stacked_bomb
 from tests.lint_cases import lint_case
 from tests.support import PACKS_DIR, grid_level, keke_corpus, keke_level, pack_document
 
@@ -246,6 +249,24 @@ def test_an_intended_solution_that_wins_before_its_end() -> None:
     )
 
 
+def test_frail_map_warnings_are_lints_made_by_the_frail_panels_function() -> None:
+    """A FRAIL self-map and a cycle are warnings of ``validate --lint`` and the Problems
+    panel, made by ``engine.leaves_problems`` (what the FRAIL panel flags), also in a
+    level with errors elsewhere: the map is a record of its own (issue 34)."""
+    frail = {"id": "frail", "type": "frail", "version": 1, "state": "derived"}
+    leaves = {"ROCK": "ROCK", "BABA": "FLAG", "FLAG": "BABA"}
+    level = grid_level([*WINNABLE, "ROCK IS FRAIL"], "a", mechanics=[{**frail, "leaves": leaves}])
+    level["width"] = "wide"  # an error elsewhere in the level: the map is still read
+    report = check_pack(pack_document(level, pack_id="p"))
+    assert [p.code for p in report.errors] == ["wrong-type"]
+    expected = sorted(
+        ("/levels/0" + "/mechanics/0" + p.pointer, p.code, p.message)
+        for p in engine.leaves_problems(leaves)
+    )
+    assert [(p.pointer, p.code, p.message) for p in report.warnings] == expected
+    assert {p.code for p in report.warnings} == {"frail-self-map", "frail-cycle"}
+
+
 def test_every_lint_code_has_a_test_and_a_documented_row() -> None:
     text = (PACKS_DIR.parent / "docs" / "validation.md").read_text(encoding="utf-8")
     lints = text[text.index("## Lints") :]
@@ -336,19 +357,20 @@ def reports_in_parts(doc: Any) -> engine.PackReport:
 
 
 def whole_document_problems(doc: Any, name: str) -> list[engine.Problem]:
-    """``pack_problems`` as it was before validation was split into parts: one
-    schema pass over the whole document. The parts must give exactly this."""
+    """What one pass must report, worked out another way: one jsonschema pass over
+    the whole document (not record by record, as validation explains), each
+    mistake grouped, then the semantic checks of everything the schema accepted."""
     levels = pack_levels(doc)
     too_big = pack_size_problems(doc)
     if too_big:
         return [p.located(pack=name, level=document_id(_at(levels, p.pointer))) for p in too_big]
     raw, checked, *_ = check_document("pack", doc)
-    problems = [p.located(pack=name, level=document_id(_at(levels, p.pointer))) for p in raw]
     if not checked:
-        return problems
-    bad_levels = {p.pointer.split("/")[2] for p in raw if p.pointer.startswith("/levels/")}
-    nouns_ok = not any(p.pointer == "/nouns" or p.pointer.startswith("/nouns/") for p in raw)
-    declared = doc.get("nouns") if nouns_ok and isinstance(doc, dict) else None
+        return [p.located(pack=name, level=document_id(_at(levels, p.pointer))) for p in raw]
+    shell = Repeats()
+    shell.add_same(p for p in raw if not p.pointer.startswith("/levels/"))
+    problems = [p.located(pack=name, level=None) for p in shell.problems()]
+    declared = doc.get("nouns") if isinstance(doc, dict) else None
     nouns = frozenset(declared) if isinstance(declared, dict) else None
     first_index: dict[str, int] = {}
     for index, level_doc in enumerate(levels):
@@ -364,13 +386,40 @@ def whole_document_problems(doc: Any, name: str) -> list[engine.Problem]:
                 )
             else:
                 first_index[level_id] = index
-        if str(index) in bad_levels:
-            continue
-        level, found = _build_level(level_doc)
-        if level is not None:
-            found = level_problems(level, nouns)
+        own = [
+            Problem(p.pointer[len(prefix) :], p.code, p.message)
+            for p in raw
+            if p.pointer.startswith(prefix + "/") or p.pointer == prefix
+        ]
+        if own:
+            grouped = Repeats()
+            grouped.add_same(own)
+            semantic = (
+                level_problems(level_doc, nouns, breaks=breaks_of(own), read_rules=False)
+                if isinstance(level_doc, dict)
+                else []
+            )
+            found = in_order(grouped.problems(), semantic)
+        else:
+            level, found = _build_level(level_doc)
+            if level is not None:
+                found = level_problems(level_doc, nouns)
         problems += [p.located(pack=name, level=level_id, prefix=prefix) for p in found]
     return sorted(problems, key=lambda p: path_key(p.pointer))
+
+
+def breaks_of(problems: list[Problem]) -> Breaks:
+    """Where a level's schema problems (pointers relative to it) break it."""
+    shell: set[str] = set()
+    records: dict[tuple[str, int], set[str]] = {}
+    for p in problems:
+        parts = p.pointer.split("/", 3)
+        if len(parts) >= 3 and parts[1] in RECORD_LISTS and parts[2].isdigit():
+            rest = "/" + parts[3] if len(parts) > 3 else ""
+            records.setdefault((parts[1], int(parts[2])), set()).add(rest)
+        else:
+            shell.add(p.pointer)
+    return Breaks(frozenset(shell), {k: frozenset(v) for k, v in records.items()})
 
 
 @pytest.mark.slow
@@ -524,3 +573,18 @@ def test_a_check_with_reuse_answers_as_a_check_without(picks: list[int], edited:
     ]
     again = engine.check_pack(doc, name="t", levels=now, reuse=first)
     _same_answer(again, engine.check_pack(doc, name="t", levels=now))
+
+
+def test_a_rule_bomb_whose_nouns_are_undeclared_is_found_not_played() -> None:
+    """Before issue 34 a level whose only problems were undeclared nouns skipped its
+    parse budget, so load_pack listed only the nouns, and the lints then played the
+    bomb: ``check_pack`` (``validate --lint``, the Problems panel) raised
+    RuleComplexityError."""
+    doc = pack_of(stacked_bomb(400))
+    doc["nouns"] = {"BABA": {"color": "#ffffff"}}
+    report = check_pack(doc)
+    assert {p.code for p in report.errors} == {"unknown-noun", "rule-complexity"}
+    assert report.warnings == ()
+    with pytest.raises(engine.ValidationError) as caught:
+        engine.load_pack(doc)
+    assert list(report.errors) == caught.value.errors

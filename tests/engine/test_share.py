@@ -661,7 +661,7 @@ def test_cli_import_invalid_content_lists_problems(
     assert main(["share", "import", armour({"pack": doc}), "--into", str(tmp_path), "--yes"]) == 1
     captured = capsys.readouterr()
     assert 'demo/levels/0/entities/0/x (level "chain"):' in captured.err
-    assert "not installable: 1 problem(s)" in captured.err
+    assert "not installable: 1 problem" in captured.err
     assert list(tmp_path.iterdir()) == []
 
 

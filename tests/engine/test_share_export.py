@@ -140,8 +140,8 @@ def test_summary_counts_nouns_automata_and_solutions() -> None:
     assert summary.nouns == ("BABA", "FLAG", "MOUSE", "SAND", "SHOAL", "WATER")
     assert (summary.automata, summary.solutions) == (1, 2)
     lines = summary.lines()
-    assert "6 noun(s): BABA, FLAG, MOUSE, SAND, SHOAL, WATER" in lines
-    assert "1 automaton(s); 2 solution(s)" in lines
+    assert "6 nouns: BABA, FLAG, MOUSE, SAND, SHOAL, WATER" in lines
+    assert "1 automaton; 2 solutions" in lines
     level = share.decode(share.encode(engine.load_level(clock_level()))).summary
     assert level.nouns == ("BABA", "MOUSE")  # a level payload: its objects' nouns
 

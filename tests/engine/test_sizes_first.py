@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 import engine.packs.parts as parts_module
-import engine.packs.validate as validate_module
 from engine import ValidationError, load_level, load_pack, share
 from engine.limits import (
     MAX_AUTOMATA,
@@ -36,10 +35,10 @@ def no_schema(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: object) -> Any:
         raise AssertionError("the schema walked a document with an oversized container")
 
-    monkeypatch.setattr(validate_module, "check_document", refuse)
-    # a pack's schema runs in parts (its shell, each level): none may run either
+    # a pack's schema runs in parts (its shell, each level): none may run; a level
+    # on its own is checked as a pack's level is
     monkeypatch.setattr(parts_module, "pack_shell_problems", refuse)
-    monkeypatch.setattr(parts_module, "pack_level_problems", refuse)
+    monkeypatch.setattr(parts_module, "explain_level", refuse)
 
 
 def pack_problems(doc: dict[str, Any]) -> list[tuple[str, str]]:

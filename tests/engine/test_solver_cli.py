@@ -51,7 +51,7 @@ def test_every_level_as_a_table(pack: Path, capsys: Capture) -> None:
         ["walk", "solved", "3"],
         ["stuck", "unsolvable", "-"],
     ]
-    assert err.startswith("2 level(s): 1 solved, 1 unsolvable in ")
+    assert err.startswith("2 levels: 1 solved, 1 unsolvable in ")
 
 
 def test_json_lines_and_bounds(pack: Path, capsys: Capture) -> None:
