@@ -387,7 +387,7 @@ HELP_ACTIONS = (
         "&Getting Started",
         SK.HelpContents,
         "",
-        "Paint a sentence, see its rule, play, solve, validate, share",
+        "The author's loop: new pack, paint, rules, play, solve, problems, save, share",
     ),
     ActionSpec(
         "actionShortcuts",

@@ -66,12 +66,13 @@ from editor.level_actions import LevelActions
 from editor.panels.automata_panel import AutomataPanel
 from editor.panels.frail_panel import FrailPanel
 from editor.panels.play_mode import PlayMode
+from editor.panels.play_page import KEYS as PLAY_KEYS
 from editor.panels.rules_panel import RulesPanel
 from editor.panels.sharing import Sharing
 from editor.panels.solver import SolverPanel
 from editor.panels.validation import ValidationPanel
 from editor.panels.validation_jump import open_problem_field
-from editor.resources import icon
+from editor.resources import TUTORIAL_PACK, icon
 from editor.settings import SOUND_VOLUMES, EditorSettings
 from editor.tasks.analysis import AnalysisService
 from editor.tasks.move_zero import MoveZeroFollower
@@ -95,6 +96,7 @@ from editor.views.help import (
     shortcuts_html,
 )
 from editor.views.inspector import StackInspector
+from editor.views.keys import menu_entries, shown_keys
 from editor.views.level_list import LevelListPanel
 from editor.views.look import Look
 from editor.views.palette import PaletteWidget
@@ -243,14 +245,23 @@ class MainWindow(QMainWindow):
         }
         dialog = self.findChild(HelpDialog, page) or HelpDialog(titles[page], page, self)
         if page == "gettingStarted":
-            dialog.set_html(getting_started_html(dialog.browser, self.renderer))
+            dialog.set_html(getting_started_html(dialog.browser, self.renderer, self.key_name))
         elif page == "shortcuts":
-            dialog.set_html(shortcuts_html(self.actions_by_id.values()))
+            entries = menu_entries(self.menuBar())
+            in_menus = {id(action) for _path, action in entries}
+            others = [a for a in self.actions() if id(a) not in in_menus]
+            dialog.set_html(shortcuts_html(entries, others, PLAY_KEYS))
         else:
             dialog.set_html(about_html())
         dialog.show()
         dialog.raise_()
         return dialog
+
+    def key_name(self, action_id: str) -> str:
+        """The key of the window's action ``action_id`` as help names it ("" if none)."""
+        action = self.findChild(QAction, action_id)
+        keys = shown_keys(action) if action is not None else []
+        return keys[0] if keys else ""
 
     def show_command_palette(self) -> CommandPalette:
         """Ctrl+Shift+P: find an action of the menus by name and run it."""
@@ -616,7 +627,7 @@ class MainWindow(QMainWindow):
 
     def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
         """The first start's welcome panel, until the author dismisses it ("Got it")."""
-        welcome = WelcomePanel(self.renderer)
+        welcome = WelcomePanel(self.renderer, self.session, self.key_name, TUTORIAL_PACK)
         dock = self.docks.add("welcome", "Welcome", welcome, area, tabify_with="stackInspector")
         dock.raise_()  # the first thing a new author reads
 

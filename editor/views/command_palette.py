@@ -10,7 +10,7 @@ running) is listed greyed and Enter says why it did nothing.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtGui import QAction, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -29,6 +29,7 @@ from editor.views.keys import menu_entries, plain_text, shown_keys
 #: The keys the search field hands to the list (the field keeps Left and Right).
 _LIST_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
 ACTION_ROLE = Qt.ItemDataRole.UserRole
+OFF_ROLE = Qt.ItemDataRole.UserRole + 1  # the action is off right now
 
 
 class CommandPalette(QDialog):
@@ -122,8 +123,11 @@ class CommandPalette(QDialog):
             item.setToolTip(0, action.statusTip() or name)
             if action.isCheckable():
                 item.setText(0, f"{name} ({'on' if action.isChecked() else 'off'})")
-            if not action.isEnabled():
-                item.setDisabled(True)
+            if not action.isEnabled():  # greyed, yet it can be highlighted (and says why not)
+                item.setData(0, OFF_ROLE, True)
+                grey = self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+                for column in range(3):
+                    item.setForeground(column, grey)
 
     def _filter(self, text: str) -> None:
         """Keep the entries whose menu and name hold every word typed, best first: a
@@ -140,7 +144,7 @@ class CommandPalette(QDialog):
             match = all(w in f"{item.text(1)} {name}".lower() for w in words)
             item.setHidden(False)  # (a hidden item is shown again when it is re-inserted)
             rank = 0 if name.startswith(phrase) else 1 if phrase in name else 2
-            ranked.append((rank if match else 3, item.isDisabled(), order, item))
+            ranked.append((rank if match else 3, bool(item.data(0, OFF_ROLE)), order, item))
         ranked.sort(key=lambda entry: entry[:3])
         for rank, _off, _order, item in ranked:
             self.list.addTopLevelItem(item)

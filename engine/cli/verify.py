@@ -29,7 +29,7 @@ from multiprocessing.connection import wait as connection_wait
 from multiprocessing.process import BaseProcess
 from typing import Any, TextIO, cast
 
-from engine.cli.common import open_pack
+from engine.cli.common import open_pack, plain_help
 from engine.cli.solve import _count, _seconds
 from engine.model import Level
 from engine.solve.search import DEFAULT_MAX_STATES, Strategy
@@ -44,7 +44,7 @@ def register(sub: Any) -> None:
     parser = sub.add_parser(
         "verify",
         help="check every level: solvable, intended solution wins, no shortcut; exit 3 if not",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("pack", help="a pack .json file or pack folder")
