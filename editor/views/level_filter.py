@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 #: How long after the last key the list is filtered (typing a title is one pass).
 SEARCH_DELAY_MS = 120
 ANY_STATUS = ""
+_TEXT_ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.UserRole)
 
 
 class LevelFilterBar(QWidget):
@@ -44,6 +45,9 @@ class LevelFilterBar(QWidget):
         self._view = view
         self._session = session
         self._statuses: StatusSource | None = None
+        self._search_texts: list[str] | None = None
+        self._texts_of: object = None  # the pack the texts are of
+        self._shown = 0
         self.search = _SearchField(self)
         self.search.setObjectName("levelSearch")
         self.search.setAccessibleName("Find a level")
@@ -70,6 +74,7 @@ class LevelFilterBar(QWidget):
         model = view.model()
         for done in (model.rowsInserted, model.rowsMoved, model.rowsRemoved, model.modelReset):
             done.connect(self._on_rows_changed)
+        model.dataChanged.connect(self._on_data_changed)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -108,22 +113,40 @@ class LevelFilterBar(QWidget):
         if pack is None or rows != pack.level_count():  # the rows follow in a later turn
             return
         words, kind = self.search.text().lower().split(), self._kind()
-        if not words and kind == ANY_STATUS:
+        keep = [True] * rows
+        if words:
+            texts = self._texts()
+            for word in words:  # a pass a word: list comprehensions, no call per level
+                keep = [k and word in text for k, text in zip(keep, texts, strict=True)]
+        source = self._statuses
+        if kind != ANY_STATUS:
             for row in range(rows):
-                if view.isRowHidden(row):
-                    view.setRowHidden(row, False)
-        else:
-            names = pack.level_names()
-            for row in range(rows):
-                level = pack.level_at(row)
-                hide = not self._matches(level, names[row], words, kind)
-                if view.isRowHidden(row) != hide:
-                    view.setRowHidden(row, hide)
+                if keep[row]:
+                    status = source.status(pack.level_at(row)) if source is not None else None
+                    keep[row] = status is not None and status.kind == kind
+        hidden = view.isRowHidden
+        for row, shown in enumerate(keep):
+            if hidden(row) == shown:
+                view.setRowHidden(row, not shown)
+        self._shown = sum(keep)
         self._say()
 
     # --------------------------------------------------------------- helpers
     def _kind(self) -> str:
         return str(self.status.currentData() or ANY_STATUS)
+
+    def _texts(self) -> list[str]:
+        """Each level's name and id in lower case, kept until the rows change."""
+        pack = self._session.pack
+        if pack is None:
+            return []
+        if self._search_texts is None or self._texts_of is not pack:
+            names = pack.level_names()
+            self._search_texts = [
+                f"{name} {pack.level_id_at(row)}".lower() for row, name in enumerate(names)
+            ]
+            self._texts_of = pack
+        return self._search_texts
 
     def _matches(self, level: LevelDocument, name: str, words: list[str], kind: str) -> bool:
         if words:
@@ -139,12 +162,18 @@ class LevelFilterBar(QWidget):
     def _say(self) -> None:
         pack = self._session.pack
         total = pack.level_count() if pack is not None else 0
-        shown = total - sum(1 for r in range(total) if self._view.isRowHidden(r))
-        self.summary_changed.emit(f"{shown} of {total} levels" if self.filtering() else "")
+        self.summary_changed.emit(f"{self._shown} of {total} levels" if self.filtering() else "")
 
     def _on_rows_changed(self, *_: object) -> None:
+        self._search_texts = None  # a level came, went, moved or was renamed
         if self.filtering():
             self._later.start()  # a row that came or moved is matched with the others
+
+    def _on_data_changed(self, _first: QModelIndex, _last: QModelIndex, roles: list[int]) -> None:
+        """A level renamed (its id or title): its text is searched again. A status
+        change alone is :meth:`_on_status_changed`'s."""
+        if not roles or any(role in _TEXT_ROLES for role in roles):
+            self._on_rows_changed()
 
     def _on_status_changed(self, level: LevelDocument) -> None:
         pack = self._session.pack
@@ -158,6 +187,7 @@ class LevelFilterBar(QWidget):
         hide = not self._matches(level, name, words, self._kind())
         if self._view.isRowHidden(row) != hide:
             self._view.setRowHidden(row, hide)
+            self._shown += -1 if hide else 1
             self._say()
 
     def _open_first(self) -> None:
