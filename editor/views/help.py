@@ -334,9 +334,10 @@ class WelcomePanel(QWidget):
         path = pack.path
         tutorial = self._tutorial
         if path is not None and tutorial is not None and _same_file(path, tutorial):
+            play = self._keys("actionPlay")
             what = (
-                f"The tutorial pack is open: {levels}, each teaching one idea. Play one "
-                "(F5), then change it and see what happens."
+                f"The tutorial pack is open: {levels}, each teaching one idea. Play one"
+                f"{f' ({play})' if play else ''}, then change it and see what happens."
             )
         elif path is None:
             what = (
