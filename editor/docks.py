@@ -64,7 +64,7 @@ class DockRegistry:
             show.setShortcut(shortcut)
             show.setToolTip(f"{title} ({shortcut})\n{tip}")
         show.triggered.connect(lambda _checked=False, d=dock_id: self.bring_forward(d))
-        dock.visibilityChanged.connect(lambda _v, d=dock, a=show: a.setChecked(not d.isHidden()))
+        dock.toggleViewAction().toggled.connect(show.setChecked)  # shown or not (Qt's own)
         self._window.addAction(show)  # its key works with the menus hidden
         later = [a for a in self._menu.actions() if _menu_key(a) > _menu_key(show)]
         self._menu.insertAction(later[0], show) if later else self._menu.addAction(show)

@@ -75,12 +75,12 @@ class WindowLayout:
         """View ▸ Reset Layout: every panel back in its default place and size."""
         if self._before_play is not None:
             self._before_play = None  # the reset layout is the one play returns to
+        dismissed = {d for d in self._docks.ids() if d == "welcome" and self._docks[d].isHidden()}
         self._window.restoreState(self._default)
         for dock_id in self._docks.ids():
             dock = self._docks[dock_id]
             dock.setFloating(False)
-            if dock_id != "welcome":
-                dock.show()
+            dock.setVisible(dock_id not in dismissed)  # a dismissed welcome stays away
         for dock_id in ("stackInspector", "rules"):
             self._docks[dock_id].raise_()
         self.size_docks()
@@ -117,10 +117,8 @@ class WindowLayout:
         dock = self._docks["validation"]
         if dock.isFloating() or (not dock.isVisible() and not force):
             return
-        by_hand = (
-            self._problems_height is not None and abs(dock.height() - self._problems_height) > 2
-        )
-        if by_hand and not force:
+        given = self._problems_height  # None: a restored layout's size, the author's
+        if not force and (given is None or abs(dock.height() - given) > 2):
             return  # the author's size
         empty = self._problems_pages.currentWidget() is self._problems_empty_page
         target = PROBLEMS_EMPTY if empty else PROBLEMS_LISTING

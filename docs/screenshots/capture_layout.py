@@ -10,12 +10,11 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from capture_solver import settle  # this folder is the script's: its neighbour's settle
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
@@ -25,15 +24,6 @@ from editor.settings import EditorSettings
 
 OUT = Path(__file__).resolve().parent
 KEKE = Path(__file__).resolve().parents[2] / "packs" / "keke-classics.json"
-
-
-def settle(app: QApplication, seconds: float, until: Callable[[], bool] | None = None) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and not (until is not None and until()):
-        app.processEvents()
-        time.sleep(0.01)
-    for _ in range(5):
-        app.processEvents()
 
 
 def window_at(app: QApplication, folder: Path, size: tuple[int, int], pack: Path) -> MainWindow:

@@ -253,7 +253,8 @@ class LevelDelegate(QStyledItemDelegate):
             width = pill_width(opt.fontMetrics, status.short_text())
             if width > self.chip_column:
                 self.chip_column = width  # the rows drawn before move their ids over
-                QTimer.singleShot(0, self._view.viewport().update)
+                viewport = self._view.viewport()  # (no update once the view is gone)
+                QTimer.singleShot(0, viewport, lambda: viewport.update())
         return min(self.chip_column, room * 2 // 5)
 
     def _chip_width(self, opt: QStyleOptionViewItem, index: Index, room: int) -> int:

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from editor.main_window import MainWindow
-from editor.tasks.solve import kept_worker_pids
 from editor.views.level_list import STATUS_ROLE
 from editor.views.verdict_style import STATUS_MEANINGS
 from tests.support import PACKS_DIR, grid_level, pack_document
@@ -24,14 +21,6 @@ KEKE_PACK = PACKS_DIR / "keke-classics.json"
 LONG_WAY = grid_level(["baba . flag", "BABA IS YOU", "FLAG IS WIN"], "long-way", solution="RLRR")
 WALK = grid_level(["baba . flag", "BABA IS YOU", "FLAG IS WIN"], "walk", solution="RR")
 NO_FLAG = grid_level(["baba . .", "BABA IS YOU", "FLAG IS WIN"], "no-flag")
-
-
-@pytest.fixture(autouse=True)
-def _no_busy_workers() -> Iterator[None]:
-    before = {p.pid for p in multiprocessing.active_children()}
-    yield
-    leaked = {p.pid for p in multiprocessing.active_children()} - before - set(kept_worker_pids())
-    assert not leaked, f"solver processes still running: {leaked}"
 
 
 def shown_titles(window: MainWindow) -> list[str]:

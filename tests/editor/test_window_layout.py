@@ -3,6 +3,7 @@ View ▸ Reset Layout (issue 35)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from editor.panels.rules_delegate import WORDS_ROLE, RuleItemDelegate
 from editor.resources import TUTORIAL_PACK
 from editor.views.level_list import LevelDelegate
 from tests.editor.window_driver import trigger
-from tests.support import PACKS_DIR
+from tests.support import PACKS_DIR, grid_level, pack_document
 
 KEKE_PACK = PACKS_DIR / "keke-classics.json"
 ALT = Qt.KeyboardModifier.AltModifier
@@ -226,6 +227,20 @@ def test_rules_hints_read_to_their_end(qtbot, settings, dialogs, size: tuple[int
     assert hints >= 1  # "GOOP IS: nothing after IS: add a noun or a property"
 
 
+def test_the_problems_panel_has_room_for_rows_when_there_are_problems(
+    qtbot, settings, dialogs, tmp_path: Path
+) -> None:
+    path = tmp_path / "ghost.json"
+    level = grid_level(["baba . flag", "BABA IS YOU", "FLAG IS WIN"], "a")
+    path.write_text(json.dumps(pack_document(level, nouns=["BABA", "FLAG", "GHOST"])))
+    window = sized_window(qtbot, settings, dialogs, (1366, 768), path)
+    panel = window.validation_panel
+    qtbot.waitUntil(lambda: len(panel.rows()) == 1, timeout=15_000)  # GHOST is unused
+    problems = window.docks["validation"]
+    qtbot.waitUntil(lambda: problems.height() >= 170)
+    assert panel.view.viewport().height() >= 2 * panel.view.sizeHintForRow(0)
+
+
 # ------------------------------------------------------------------ play
 def test_playing_gives_the_board_the_room_and_escape_brings_the_panels_back(
     make_window, qtbot, settings
@@ -265,6 +280,7 @@ def test_playing_gives_the_board_the_room_and_escape_brings_the_panels_back(
 def test_reset_layout_puts_every_panel_back(qtbot, settings, dialogs) -> None:
     window = sized_window(qtbot, settings, dialogs, (1366, 768), TUTORIAL_PACK)
     levels_height = window.docks["levelList"].height()
+    window.docks["welcome"].close()  # dismissed: a reset does not bring it back
     window.docks["levelList"].close()
     window.docks["palette"].setFloating(True)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, window.docks["rules"])
@@ -284,6 +300,8 @@ def test_reset_layout_puts_every_panel_back(qtbot, settings, dialogs) -> None:
     assert abs(window.docks["levelList"].height() - levels_height) <= 2
     assert window.docks["validation"].height() <= 130
     assert in_front(window, "rules")
+    assert in_front(window, "stackInspector")
+    assert window.docks["welcome"].isHidden()
 
 
 def test_the_default_window_fits_the_screen(qtbot, settings) -> None:
