@@ -5,7 +5,7 @@ editor and other tools import only the names in ``__all__``.
 """
 
 from engine import share
-from engine.colors import NOUN_COLORS, default_noun_color
+from engine.colors import NOUN_COLORS, STARTER_NOUNS, default_noun_color
 from engine.errors import (
     EngineError,
     Problem,
@@ -114,6 +114,7 @@ __all__ = [
     "NOUN_COLORS",
     "OPERATORS",
     "PARSE_BUDGET",
+    "STARTER_NOUNS",
     "TOKEN_MAX_LENGTH",
     "TOKEN_PATTERN",
     "Automaton",
