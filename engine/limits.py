@@ -214,6 +214,12 @@ LINT_WORK_BUDGET = 2_000_000
 #: is a stranger's and is checked the moment it is pasted; encoding runs each
 #: replay under the same budget. The 113 Keke solutions need 151,212.
 MAX_PAYLOAD_WORK = 500_000
+#: Units the editor's solution pictures (an animated GIF or APNG of the intended
+#: solution, ``rulegrid-editor render --solution``) may spend replaying it: as much
+#: as the lint may, since it replays the same moves. A turn in the play view is
+#: bounded by :data:`TURN_WORK_CAP` alone (about a second on the UI thread, where a
+#: hostile level's turn took 19 s).
+PICTURE_WORK_BUDGET = LINT_WORK_BUDGET
 
 # ------------------------------------------------------------ trusted pack folders
 #: Python files one trusted pack folder may hold: trust pins each (engine.packs.trusted),

@@ -365,7 +365,11 @@ class PlayView(QWidget):
         elif intent == "undo":
             turn = record.undo()
         else:
-            turn = record.step(intent)
+            try:
+                turn = record.step(intent)
+            except engine.WorkBudgetError as exc:
+                self._say(f"This move was not played: it {exc}.")
+                return False
         now = record.turns
         if not turn.accepted:
             if intent == "undo":
