@@ -2,7 +2,9 @@
 
 A release-ready level is known to be solvable, its intended solution (the
 authored ``solution``) still wins, and the solver finds no shorter, unintended
-one. :func:`verify_level` answers all three for one level and measures its
+one. Reference solutions (``references``, other known solutions kept for the
+record) are not judged here: the lint replays them (docs/decisions.md,
+"Reference solutions"). :func:`verify_level` answers all three for one level and measures its
 difficulty; the editor's level list and solver panel and ``rulegrid verify`` all
 call it, so they always agree (one wording too: a broken intended solution is
 described by :func:`engine.check_solution`).
@@ -69,7 +71,7 @@ VERIFY_FORMAT = 2
 #: level ends within 90 s (issue 39). The Keke corpus's heaviest level needs about
 #: 17 s for the default 1,000,000 states, so the states bound a normal level first.
 DEFAULT_SECONDS = 60.0
-_UNKEYED = ("id", "title", "author")  # never change a verdict
+_UNKEYED = ("id", "title", "author", "references")  # never change a verdict
 
 
 class VerdictStatus(StrEnum):
@@ -299,8 +301,8 @@ def verify_level(
 def verdict_key(level: Level | Mapping[str, Any], settings: VerifySettings) -> str:
     """A hex digest naming the verdict of ``level`` under ``settings`` with this engine.
 
-    The level's id, title and author are left out (they never change a verdict);
-    the engine's source is in (a changed engine may answer differently).
+    The level's id, title, author and reference solutions are left out (they never
+    change a verdict); the engine's source is in (a changed engine may answer differently).
     """
     data = level.to_data() if isinstance(level, Level) else dict(level)
     content = {k: v for k, v in data.items() if k not in _UNKEYED}
