@@ -99,9 +99,12 @@ class LevelActions:
         if current is None:
             return
         taken = {lv.level_id for lv in self._pack.levels}
-        answer = self._dialogs.edit_level_properties(self._parent, current[1].properties, taken)
+        level = current[1]
+        answer = self._dialogs.edit_level_properties(
+            self._parent, level.properties, taken, references=level.authored("references")
+        )
         if answer is not None:
-            current[1].set_properties(*answer)
+            level.set_properties(*answer)
 
     def edit_pack_properties(self) -> None:
         answer = self._dialogs.edit_pack_properties(self._parent, self._pack.properties)
