@@ -62,12 +62,7 @@ class Dialogs(Protocol):
         ...
 
     def edit_level_properties(
-        self,
-        parent: QWidget,
-        props: LevelProperties,
-        taken_ids: set[str],
-        *,
-        references: object = None,
+        self, parent: QWidget, props: LevelProperties, taken: set[str], *, references: object = ()
     ) -> tuple[LevelProperties, Anchor] | None:
         """New properties and the resize anchor; ``references`` (the level's reference
         solutions, as authored) are shown read-only."""
@@ -192,14 +187,9 @@ class QtDialogs:
         return dialog.exec() == QDialog.DialogCode.Accepted and can_repair
 
     def edit_level_properties(
-        self,
-        parent: QWidget,
-        props: LevelProperties,
-        taken_ids: set[str],
-        *,
-        references: object = None,
+        self, parent: QWidget, props: LevelProperties, taken: set[str], *, references: object = ()
     ) -> tuple[LevelProperties, Anchor] | None:
-        dialog = LevelPropertiesDialog(props, taken_ids, parent, references=references)
+        dialog = LevelPropertiesDialog(props, taken, parent, references=references)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         return dialog.result_properties(), dialog.anchor()

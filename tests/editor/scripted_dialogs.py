@@ -90,12 +90,7 @@ class ScriptedDialogs:
         return self.open_anyway and can_repair
 
     def edit_level_properties(
-        self,
-        parent: QWidget,
-        props: LevelProperties,
-        taken_ids: set[str],
-        *,
-        references: object = None,
+        self, parent: QWidget, props: LevelProperties, taken: set[str], *, references: object = ()
     ) -> tuple[LevelProperties, Anchor] | None:
         self.asked.append(("level properties", props))
         self.level_references = references
