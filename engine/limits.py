@@ -52,6 +52,11 @@ MAX_LEAVES = MAX_NOUNS
 #: solution of the Keke corpus (100 moves), so no real solution is ever refused,
 #: while a tool replaying it from a file still finishes.
 MAX_SOLUTION_LENGTH = 100_000
+#: Reference solutions of one level (known solutions kept beside the intended one,
+#: such as a longer human solution). Each is replayed by the lint like the intended
+#: solution, under the same work budget; a handful is what a level's history holds
+#: (the Keke classics keep at most one), 16 bounds the list before it is walked.
+MAX_REFERENCES = 16
 #: Largest entity id: a signed 32-bit integer, so tools in other languages (C#,
 #: JavaScript typed arrays, SQLite) hold ids without loss.
 MAX_ENTITY_ID = 2**31 - 1

@@ -508,5 +508,5 @@ class PlayView(QWidget):
 
 
 def _play_key(data: Mapping[str, Any]) -> Json:
-    """What a game depends on: the level without its names and intended solution."""
-    return {k: v for k, v in data.items() if k not in ("title", "author", "solution")}
+    """What a game depends on: the level without its names and its solutions."""
+    return {k: v for k, v in data.items() if k not in ("title", "author", "solution", "references")}
