@@ -129,7 +129,7 @@ def test_rulegrid_verify_passes_a_handful_of_keke_levels(
     assert "proved shortest" in rows["biy-70"]
     assert "proved shortest: the intended 13 moves" in rows["biy-97"]
     assert "solved, shortest at least" in rows["biy-153"]
-    assert "6 level(s): 6 solved — release-ready" in err
+    assert "6 levels: 6 solved — release-ready" in err
 
 
 def test_sources_authors_and_licence_are_credited() -> None:
