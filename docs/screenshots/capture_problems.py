@@ -41,6 +41,7 @@ class OpenAnyway(QtDialogs):
         *,
         can_repair: bool,
         repair_notes: list[str],
+        why_not: str = "",
     ) -> bool:
         return can_repair
 
