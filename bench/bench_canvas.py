@@ -27,7 +27,7 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import STARTER_NOUNS, PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, WORD, NounSpec, Piece, Pos
-from editor.io.files import adopt_still
+from editor.tasks.collector import adopt_still
 from editor.tools import BrushTool
 from editor.views.canvas import GridCanvas
 from editor.views.look import Look

@@ -58,7 +58,7 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.clipboard import release_clipboard
-from editor.io.files import PackFiles, thaw
+from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
@@ -73,6 +73,7 @@ from editor.panels.validation_jump import open_problem_field
 from editor.resources import icon
 from editor.settings import SOUND_VOLUMES, EditorSettings
 from editor.tasks.analysis import AnalysisService
+from editor.tasks.collector import thaw
 from editor.tasks.move_zero import MoveZeroFollower
 from editor.tasks.solve_cache import VerdictCache
 from editor.tasks.solve_pack import PackVerifier

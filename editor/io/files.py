@@ -13,7 +13,6 @@ watcher says when another program or window changed the open file.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,12 +39,8 @@ from editor.io.pack_tasks import OpenRequest, WriteRequest, data_file, open_work
 from editor.io.waiting import Busy, next_turn
 from editor.resources import is_installation_folder
 from editor.settings import EditorSettings
-from editor.tasks.background import (
-    CancelToken,
-    collector_paused,
-    freeze_if_large,
-    run_in_background,
-)
+from editor.tasks.background import CancelToken, run_in_background
+from editor.tasks.collector import adopt_still, collector_paused, freeze_if_large
 from editor.tasks.progress import Progress
 from editor.tasks.validation import PackValidator
 
@@ -490,34 +485,6 @@ def stamp_work(request: tuple[Path, str | bool], _token: CancelToken) -> DiskSta
     path, trust = request
     file = None if trust else data_file(path)
     return read_stamp(file) if file is not None else None
-
-
-def adopt_still(replace: Callable[[], None]) -> None:
-    """Replace the open pack, then keep the collector from walking it again and again.
-
-    A pack lives as long as it is open, and a large one is millions of objects:
-    each of Python's full collections walks them all and pauses the window (1.6 s
-    during a save of 10,000 levels). Frozen (``gc.freeze``), they are never walked;
-    what they free by reference counting is still freed. Only cycles among them
-    wait: so the pack being replaced is thawed and collected first, once, while
-    the author waits for the pack they asked for anyway.
-    """
-    thawed = gc.get_freeze_count() > 0
-    gc.unfreeze()
-    replace()
-    if thawed:
-        gc.collect()  # the replaced pack's cycles
-    gc.freeze()
-
-
-def thaw() -> None:
-    """Let the collector walk everything again, when a window closes or is destroyed.
-
-    A closed window's pack and widgets were frozen by :func:`adopt_still` while it
-    was open; frozen, their cycles would never be freed, and every window a host
-    (a test run, a script) builds and closes would stay in memory.
-    """
-    gc.unfreeze()
 
 
 def unwritable(pack: PackDocument, error: Exception) -> str:

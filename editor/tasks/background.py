@@ -44,20 +44,19 @@ so a test never leaves a task running into the next one.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import queue
-import sys
 import threading
 import time
 import traceback
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+
+from editor.tasks.collector import share_interpreter_fairly
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -78,21 +77,6 @@ class CancelToken:
         return self._event.is_set()
 
 
-#: How long a thread may keep the interpreter while another waits for it. Python's
-#: default, 5 ms, lets a busy task hold the UI thread back several milliseconds at
-#: every timer tick and repaint. The UI thread gives the interpreter up at each call
-#: into Qt and waits up to this long to get it back, many times in one repaint: at
-#: 1 ms a save of 10,000 levels still held the window 18-29 ms (8-12 ms of its own
-#: work); at 0.2 ms 13-18 ms, the save no slower.
-SWITCH_INTERVAL = 0.0002
-
-
-def share_interpreter_fairly() -> None:
-    """Make a busy background thread hand the interpreter back to the UI thread within 1 ms."""
-    if sys.getswitchinterval() > SWITCH_INTERVAL:
-        sys.setswitchinterval(SWITCH_INTERVAL)
-
-
 def weak_predicate(method: Callable[[], bool]) -> Callable[[], bool]:
     """``method()`` while its object lives, else False, without keeping the object alive.
 
@@ -106,54 +90,6 @@ def weak_predicate(method: Callable[[], bool]) -> Callable[[], bool]:
 def yield_to_ui() -> None:
     """Let the UI thread take the interpreter now (call it between steps of long work)."""
     time.sleep(0)
-
-
-_paused = 0
-_paused_lock = threading.Lock()
-
-
-#: From how many levels a pack's long-lived data (the pack, what a save keeps, a check's
-#: reports) is frozen for the collector (``gc.freeze``): below it a full collection is
-#: short, and nothing cyclic should wait for the next open to be freed.
-FREEZE_FROM_LEVELS = 1_000
-
-
-def freeze_if_large(levels: int) -> None:
-    """Freeze what a step over ``levels`` levels kept, if the pack is large.
-
-    Call it at the end of a step under :func:`collector_paused` whose results live
-    as long as the pack (what a save keeps, a check's reports and rows). Left young,
-    the first collection after the step walks them all at once with the interpreter
-    held (0.07-0.23 s on 10,000 levels, the window frozen meanwhile); frozen like the
-    pack itself, they are never walked, and reference counting still frees them.
-    """
-    if levels >= FREEZE_FROM_LEVELS:
-        gc.freeze()
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Keep Python's cyclic garbage collector off during one step of a task.
-
-    A step's temporaries live as long as the step, long enough for the young
-    collections to promote them to the oldest generation; enough of them push
-    Python into a full pass over the whole heap, which pauses every thread (the
-    UI thread of a 1,000-level pack for a quarter of a second). With the collector
-    off, they die young by reference counting and never reach it. Keep each step
-    short: nothing cyclic is collected meanwhile. Nested and concurrent uses count.
-    """
-    global _paused
-    with _paused_lock:
-        _paused += 1
-        if _paused == 1:
-            gc.disable()
-    try:
-        yield
-    finally:
-        with _paused_lock:
-            _paused -= 1
-            if _paused == 0:
-                gc.enable()
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import editor.tasks.background
+import editor.tasks.collector
 import engine
 from editor.documents.values import OBJECT, TOP_LEFT, LevelProperties, NounSpec, Pos, Stamp
 from editor.main_window import MainWindow
@@ -471,7 +471,7 @@ def test_a_large_packs_check_results_are_frozen_for_the_collector(
     """The reports and rows of a large pack live as long as its levels; left young, the
     first collection after the check walked them all with the interpreter held (~70 ms
     on 10,000 levels), freezing the window. They are frozen like the pack."""
-    monkeypatch.setattr(editor.tasks.background, "FREEZE_FROM_LEVELS", 2)
+    monkeypatch.setattr(editor.tasks.collector, "FREEZE_FROM_LEVELS", 2)
     window = make_window(PACKS_DIR / "tutorial.json")
     checked(qtbot, window)
     gc.unfreeze()
