@@ -9,7 +9,8 @@ from types import FrameType
 from PySide6.QtCore import QModelIndex, Qt
 
 from editor.documents.level import list_names
-from editor.documents.pack import SEARCHES_BEFORE_ROWS, PackDocument
+from editor.documents.level_index import SEARCHES_BEFORE_ROWS
+from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
 from editor.views.level_list import FILL_LATER_FROM, LevelListPanel, LevelsModel
