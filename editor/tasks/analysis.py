@@ -6,9 +6,11 @@ properties, the automata entries, hints and problems. The service computes it
 once per edit with :func:`engine.analyze_level` and emits one ``changed`` signal.
 
 It never runs on the paint path. An edit only restarts a short timer; when the
-author pauses for :data:`DEBOUNCE_MS`, the service copies the level's cells (a
-shallow copy: stacks are immutable tuples) and a background worker
-does the rest. The reading (rules, effects, hints) is published first and the
+author pauses for :data:`DEBOUNCE_MS`, the service takes the level's snapshot
+(:meth:`~editor.documents.level.LevelDocument.snapshot`: a shallow copy of the
+cells, whose stacks are immutable tuples) and a background worker does the rest,
+reading the document saving writes (one builder: the Problems panel checks the
+same one, so the problems listed here are that panel's for this level). The reading (rules, effects, hints) is published first and the
 validation problems follow in a second ``changed``, because validating thousands
 of entities takes longer than reading them. A result that an edit made stale is
 dropped, and the next job starts as soon as the running one ends, so the panel
@@ -22,7 +24,6 @@ Usage::
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -31,10 +32,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 import engine
 from editor.connections import Connections
-from editor.documents.level import LevelDocument
+from editor.documents.level import LevelDocument, LevelSnapshot
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, LevelProperties, Pos, Stack
+from editor.documents.values import OBJECT, Pos, Stack
 from editor.tasks.background import TaskFailure, run_in_background
 
 #: Quiet time after an edit before the level is read again: short enough that the
@@ -97,9 +98,7 @@ class _Latest:
 class _Snapshot:
     level: LevelDocument
     revision: int
-    props: LevelProperties
-    cells: dict[Pos, Stack]
-    extra: dict[str, Any]
+    parts: LevelSnapshot
     nouns: frozenset[str] | None
     reader: engine.LevelReader | None = None  # to edit; None: read the document afresh
     changed: frozenset[Pos] = frozenset()
@@ -107,28 +106,13 @@ class _Snapshot:
     cell_properties: bool = False
     derivations: tuple[tuple[str, Derivation], ...] = ()
 
-    def document(self) -> dict[str, Any]:
-        """The level document, in ``LevelDocument.to_data()`` order (problem pointers agree)."""
-        entities = [
-            {
-                "id": pc.id,
-                "kind": pc.kind,
-                ("noun" if pc.kind == OBJECT else "text"): pc.token,
-                "x": pos.x,
-                "y": pos.y,
-            }
-            for pos in sorted(self.cells, key=lambda q: (q.y, q.x))
-            for pc in self.cells[pos]
-        ]
-        p = self.props
-        doc: dict[str, Any] = {"id": p.level_id}
-        if p.title:
-            doc["title"] = p.title
-        if p.author:
-            doc["author"] = p.author
-        doc.update(width=p.width, height=p.height, entities=entities)
-        doc.update(self.extra)
-        return doc
+    @property
+    def cells(self) -> Mapping[Pos, Stack]:
+        return self.parts.cells
+
+    def document(self) -> Any:
+        """The level as saving writes it: what the Problems panel checks (pointers agree)."""
+        return self.parts.written()
 
 
 def _read(snap: _Snapshot) -> tuple[AnalysisState, engine.LevelReader | None, int]:
@@ -157,7 +141,9 @@ def _validate(snap: _Snapshot, latest: _Latest) -> tuple[engine.Problem, ...] | 
     """On a worker: the snapshot's problems, or ``None`` when an edit made it stale first."""
     if latest.revision != snap.revision:
         return None
-    return engine.check_level(snap.document(), nouns=snap.nouns)
+    # The Problems panel's check of one level (its errors, without the lints): the
+    # panels list the same problems for the same level.
+    return engine.report_level(snap.document(), nouns=snap.nouns, lint=False).errors
 
 
 def _cell_properties(
@@ -298,9 +284,7 @@ class AnalysisService(QObject):
         return _Snapshot(
             level=level,
             revision=self._revision,
-            props=level.properties,
-            cells=dict(level.cells()),
-            extra=copy.deepcopy(dict(level.extra)),
+            parts=level.snapshot(),
             nouns=frozenset(pack.nouns) if in_pack and pack is not None else None,
             **reading,
         )

@@ -9,8 +9,8 @@ worker thread asks ``engine.Game.preview_automata`` for it, and only while the
 preview is shown.
 
 :class:`MoveZeroFollower` joins the two without blocking the UI thread: an edit
-restarts a short timer, the paths are computed on a worker thread from a copy of
-the level's cell map (stacks are immutable tuples), and a result is dropped when
+restarts a short timer, the paths are computed on a worker thread from the level's
+snapshot (the document play reads, built there), and a result is dropped when
 the level changed again meanwhile. An exception in the worker is raised again on
 the UI thread, never swallowed.
 """
@@ -27,7 +27,6 @@ import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Pos, Stack
 from editor.tasks.analysis import AnalysisService, AnalysisState
 from editor.tasks.background import TaskFailure, run_in_background
 
@@ -157,43 +156,6 @@ def _record(data: Mapping[str, Any], parts: list[str]) -> Mapping[str, Any] | No
     return record if isinstance(record, dict) else None
 
 
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
-    """A level at one moment, taken on the UI thread in well under a millisecond.
-
-    Stacks are immutable tuples, so copying the cell map is enough; the level
-    document is built from it on the worker thread (5,000 entities take longer
-    than a frame to list).
-    """
-
-    level_id: str
-    width: int
-    height: int
-    cells: dict[Pos, Stack]
-    extra: dict[str, Any]
-
-    @classmethod
-    def of(cls, level: LevelDocument) -> _Snapshot:
-        extra = {key: level.authored(key) for key in level.extra}
-        return cls(level.level_id, level.width, level.height, dict(level.cells()), extra)
-
-    def to_data(self) -> dict[str, Any]:
-        """The level document (entity order is immaterial to the preview)."""
-        entities = [
-            {"id": p.id, "kind": p.kind, ("noun" if p.kind == OBJECT else "text"): p.token}
-            | {"x": pos.x, "y": pos.y}
-            for pos, stack in self.cells.items()
-            for p in stack
-        ]
-        return {
-            "id": self.level_id,
-            "width": self.width,
-            "height": self.height,
-            "entities": entities,
-            **self.extra,
-        }
-
-
 class MoveZeroFollower(QObject):
     """The move-0 facts of the session's current level: the shared reading plus ghost paths."""
 
@@ -283,7 +245,7 @@ class MoveZeroFollower(QObject):
         if level is None or self._running or not self._wanted:
             return  # a running job restarts the timer when it ends
         self._running = True
-        revision, snapshot, beats = self._revision, _Snapshot.of(level), self._beats
+        revision, snapshot, beats = self._revision, level.snapshot(), self._beats
         run_in_background(
             lambda: preview(snapshot.to_data(), beats),
             lambda result, failure: self._on_done(revision, result, failure),
