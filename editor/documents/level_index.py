@@ -11,13 +11,17 @@ What is kept, and why (10,000 levels):
 
 - the **members** as a set: whether a level is in the pack is asked at every add,
   delete and level change;
-- each level's **row**, rebuilt on first use after a change and kept while the
-  pack is built (status updates ask 10,000 times); the first few lookups after a
-  change search the list instead (C, about 0.1 ms), so an Add or Delete Level that
-  asks a handful of times does not rebuild all 10,000 rows (1.1 ms) for them;
+- each level's **row**, kept while the pack is built (status updates ask 10,000
+  times). After levels come, go or move the map is not dropped (freeing 10,000
+  entries scattered over a large heap was 1-2 ms of every Add or Delete Level):
+  an answer is used only when the list confirms it (at the row kept or, as after
+  one Add or Delete Level before it, a row on or back), the first few others
+  search the list (0.3 ms to the middle of 10,000 levels: each comparison asks Qt),
+  and only then are all rows worked out again;
 - the **names** the level list shows, collected while the pack is built (each
-  level's properties are at hand then): read afresh after opening, 10,000 levels
-  scattered over a large heap took 5-7 ms of the list's first fill;
+  level's properties are at hand then: read afresh after opening, 10,000 levels
+  scattered over a large heap took 5-7 ms of the list's first fill) and kept in
+  step as levels come, go and move;
 - how many levels use each **id**, counted as levels come and go: a new level's
   free id took 5-8 ms to work out afresh;
 - an **automata version** that changes whenever any level's automata may have (a
@@ -52,8 +56,8 @@ class LevelIndex:
 
     def __init__(self, levels: list[LevelDocument]) -> None:
         self._levels = levels
-        self._rows: dict[LevelDocument, int] | None = {}
-        self._searches = 0
+        self._rows: dict[LevelDocument, int] = {}  # a level's row, when the list confirms it
+        self._searches: int | None = None  # lookups searched since the rows moved; None: none moved
         self._members: set[LevelDocument] = set()
         self._names: list[str] | None = []
         self._ids: Counter[str] | None = Counter()
@@ -66,14 +70,23 @@ class LevelIndex:
 
     def row_of(self, level: LevelDocument) -> int | None:
         """The level's position, or None when it is not (or no longer) in the pack."""
-        if self._rows is None:
-            if level not in self._members:
-                return None
-            if self._searches < SEARCHES_BEFORE_ROWS:
-                self._searches += 1
-                return self._levels.index(level)
-            self._rows = {lv: i for i, lv in enumerate(self._levels)}
-        return self._rows.get(level)
+        if level not in self._members:
+            return None
+        row = self._rows.get(level)
+        levels = self._levels
+        if row is not None:
+            # One level came or went before it: it is a row further on or back.
+            for near in (row, row + 1, row - 1):
+                if 0 <= near < len(levels) and levels[near] is level:
+                    self._rows[level] = near
+                    return near
+        if self._searches is not None and self._searches < SEARCHES_BEFORE_ROWS:
+            self._searches += 1
+            row = self._rows[level] = levels.index(level)
+            return row
+        self._rows = {lv: i for i, lv in enumerate(levels)}
+        self._searches = None
+        return self._rows[level]
 
     def names(self) -> list[str]:
         """Each level's name as the level list shows it (``list_names``), in play order."""
@@ -101,34 +114,48 @@ class LevelIndex:
         """``level`` was appended while the pack is built (its last row)."""
         self._members.add(level)
         if self._names is not None:
-            props = level.properties
-            self._names.append(props.title or props.level_id)
+            self._names.append(_name(level))
         if self._ids is not None:
             self._ids[level.level_id] += 1
         self._automata_version += 1
-        if self._rows is not None:  # kept up to date: a built pack's first lookups are free
-            self._rows[level] = len(self._levels) - 1
+        self._rows[level] = len(self._levels) - 1  # a built pack's first lookups are free
         self.automata_changed(level, count=False)
 
-    def inserted(self, level: LevelDocument) -> None:
+    def inserted(self, level: LevelDocument, index: int) -> None:
+        """``level`` is now at ``index`` (those after it moved down a row)."""
         self._members.add(level)
         self._levels_changed()
+        self._rows[level] = index
+        if self._names is not None:
+            self._names.insert(index, _name(level))
         if self._ids is not None:
             self._ids[level.level_id] += 1
         self.automata_changed(level, count=False)
 
-    def removed(self, level: LevelDocument) -> None:
+    def removed(self, level: LevelDocument, index: int) -> None:
+        """``level`` was at ``index`` (those after it moved up a row)."""
         self._members.discard(level)
         self._levels_changed()
+        if self._names is not None:
+            del self._names[index]
+        self._rows.pop(level, None)
         if self._ids is not None:
             self._ids[level.level_id] -= 1
             if self._ids[level.level_id] <= 0:
                 del self._ids[level.level_id]
         self._with_automata.discard(level)  # the undo that brings it back adds it again
 
-    def moved(self) -> None:
-        """Positions and names in play order are no longer known."""
-        self._rows, self._searches, self._names = None, 0, None
+    def moved(self, source: int, target: int) -> None:
+        """The level at ``source`` is now at ``target``."""
+        self._rows_moved()
+        self._rows[self._levels[target]] = target
+        if self._names is not None:
+            self._names.insert(target, self._names.pop(source))
+
+    def _rows_moved(self) -> None:
+        """Rows after some place changed: answers are checked against the list again."""
+        if self._searches is None:
+            self._searches = 0
 
     def properties_changed(self) -> None:
         """A level's id or title may have changed."""
@@ -146,5 +173,10 @@ class LevelIndex:
 
     def _levels_changed(self) -> None:
         """A level came or went: positions and the automata across levels may differ."""
-        self.moved()
+        self._rows_moved()
         self._automata_version += 1
+
+
+def _name(level: LevelDocument) -> str:
+    props = level.properties
+    return props.title or props.level_id

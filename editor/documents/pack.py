@@ -321,7 +321,7 @@ class PackDocument(QObject):
     def write_insert_level(self, index: int, level: LevelDocument) -> None:
         self.level_about_to_be_inserted.emit(index)
         self._levels.insert(index, level)
-        self._index.inserted(level)
+        self._index.inserted(level, index)
         self._adopt(level)
         self.level_inserted.emit(index)
         self._update_dirty()
@@ -329,14 +329,14 @@ class PackDocument(QObject):
     def write_remove_level(self, index: int) -> None:
         self.level_about_to_be_removed.emit(index)
         level = self._levels.pop(index)
-        self._index.removed(level)
+        self._index.removed(level, index)
         self.level_removed.emit(index)
         self._update_dirty()
 
     def write_move_level(self, source: int, target: int) -> None:
         self.level_about_to_be_moved.emit(source, target)
         self._levels.insert(target, self._levels.pop(source))
-        self._index.moved()
+        self._index.moved(source, target)
         self.level_moved.emit(source, target)
 
     def write_noun(self, name: str, spec: NounSpec | None) -> None:
