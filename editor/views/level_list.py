@@ -378,7 +378,9 @@ class LevelListPanel(QWidget):
 
     def _on_session_level_changed(self, level: LevelDocument | None) -> None:
         pack = self._session.pack
-        row = pack.row_of(level) if pack is not None and level is not None else None
+        if pack is None or level is None or self.model.rowCount() != pack.level_count():
+            return  # its rows follow the pack's change next: _on_rows_changed comes then
+        row = pack.row_of(level)
         if row is None:
             return
         if self.view.currentIndex().row() != row:
