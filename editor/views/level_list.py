@@ -440,5 +440,9 @@ class LevelListPanel(QWidget):
 
     def _on_view_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         pack = self._session.pack
-        if pack is not None and current.isValid() and current.row() < pack.level_count():
+        if pack is None or self.model.rowCount() != pack.level_count():
+            # The view moves its highlight off a row as the row goes, numbered as the
+            # rows were: the session has taken its level, which the rows then show.
+            return
+        if current.isValid() and current.row() < pack.level_count():
             self._session.set_level(pack.level_at(current.row()))  # no copy of every level
