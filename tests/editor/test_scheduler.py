@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtTest import QTest
 
-from editor.tasks.background import wait_idle
+from editor.tasks.background import collect_now, wait_idle
 from editor.tasks.scheduler import (
     MAX_SKIPS,
     MIN_SLICE_S,
@@ -19,6 +20,7 @@ from editor.tasks.scheduler import (
     Scheduler,
     scheduler,
 )
+from editor.views.theme import DARK
 
 
 class Clock:
@@ -43,6 +45,9 @@ def clock() -> Clock:
 def driven(qapp: Any, clock: Clock) -> Iterator[Scheduler]:
     """A scheduler of its own on the test's clock, whose passes the test runs by hand
     (its timer never fires: the event loop does not run while the test drives it)."""
+    # Thread work an earlier test left undelivered would hold background jobs here.
+    assert wait_idle(5.0)
+    collect_now()
     made = Scheduler()
     made.clock = clock
     yield made
@@ -325,3 +330,23 @@ def test_serial_thread_work_of_one_owner_runs_one_at_a_time_in_order(qtbot: Any)
     assert order == [0, 1, 2, 3, 4]
     assert most == [1]
     assert delivered == [0, 1, 2, 3, 4]
+
+
+def test_what_the_windows_services_put_off_is_a_job_of_the_one_scheduler(
+    qtbot: Any, make_window: Any
+) -> None:
+    """No service keeps a timer of its own (the level search, the palette's and the
+    welcome panel's refills, the play log's batches, the canvas's and the library's
+    pictures each had one): what they put off is a job of the scheduler, named for
+    the service, and it runs."""
+    window = make_window()
+    search = window.level_list.filter_bar
+    search.search.setFocus()
+    QTest.keyClicks(search.search, "zzz")
+    window.look.set_theme(DARK)  # the palette and the welcome panel draw their tiles again
+    pending = {job.name for job in scheduler().pending()}
+    assert {"level search", "palette", "welcome"} <= pending
+    assert window.findChildren(QTimer) == []
+    qtbot.waitUntil(lambda: not pending & {job.name for job in scheduler().pending()})
+    assert search.shown_rows() == []  # the search ran: no level matches
+    assert not window.palette_panel._stale()
