@@ -27,7 +27,7 @@ from editor.documents.level import LevelDocument
 from editor.documents.pack import STARTER_NOUNS, PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, WORD, NounSpec, Piece, Pos
-from editor.io.files import adopt_still
+from editor.tasks.collector import adopt_still
 from editor.tools import BrushTool
 from editor.views.canvas import GridCanvas
 from editor.views.look import Look
@@ -116,8 +116,8 @@ def main() -> int:
         start = time.perf_counter()
         while pictures.pending:
             batch = time.perf_counter()
-            pictures._refine()  # what the event loop runs: one batch ...
-            pictures._timer.stop()  # (the next batch is this loop's next turn, not part of this one)
+            pictures._refine()  # what the scheduler runs: one batch ...
+            pictures._refining.stop()  # (the next batch is this loop's next turn, not part of this one)
             app.processEvents()  # ... then the repaint of just the cells it drew
             longest_batch.append((time.perf_counter() - batch) * 1000)
         app.processEvents()

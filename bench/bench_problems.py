@@ -28,7 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -44,6 +44,7 @@ from editor.main_window import MainWindow  # noqa: E402
 from editor.panels.validation import ValidationPanel  # noqa: E402
 from editor.settings import EditorSettings  # noqa: E402
 from editor.tasks.background import run_now  # noqa: E402
+from editor.tasks.scheduler import scheduler  # noqa: E402
 from editor.tasks.validation import PackValidator, ValidationResult  # noqa: E402
 from editor.tasks.validation_check import LevelDoc, Snapshot, check  # noqa: E402
 
@@ -110,6 +111,40 @@ def timed(owner: type, name: str, label: str) -> None:
     setattr(owner, name, wrapper)
 
 
+class _TimedSteps:
+    """A job's steps, timed: what they took in each pass of the scheduler is one sample."""
+
+    def __init__(self, steps: Iterator[object], label: str) -> None:
+        self._steps, self._label, self._pass = steps, label, -1
+
+    def __iter__(self) -> _TimedSteps:
+        return self
+
+    def __next__(self) -> object:
+        started = time.perf_counter()
+        try:
+            return next(self._steps)
+        finally:
+            took = (time.perf_counter() - started) * 1000
+            samples = STEPS.setdefault(self._label, [])
+            now = scheduler().passes
+            if now == self._pass and samples:
+                samples[-1] += took
+            else:
+                samples.append(took)
+                self._pass = now
+
+
+def timed_steps(owner: type, name: str, label: str) -> None:
+    """Wrap the job function ``owner.name`` so its steps in each pass are one sample."""
+    original = getattr(owner, name)
+
+    def wrapper(self: object) -> Iterator[object]:
+        return _TimedSteps(original(self), label)
+
+    setattr(owner, name, wrapper)
+
+
 def _on_collection(phase: str, info: dict[str, int]) -> None:
     if phase == "start":
         _collection_started[0] = time.perf_counter()
@@ -150,7 +185,8 @@ def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     gc.callbacks.append(_on_collection)
     timed(ValidationPanel, "_on_validator_results", "panel update (rows swapped in)")
-    timed(PackValidator, "_collect", "snapshot slice (level.to_data())")
+    # The snapshot is taken in the scheduler's passes, with the keying of a new pack.
+    timed_steps(PackValidator, "_check_steps", "snapshot slice (level.to_data())")
     timed(PackValidator, "_on_runner_finished", "result handling (panel update included)")
     doc = generated_pack()
     with tempfile.TemporaryDirectory() as folder:

@@ -120,7 +120,7 @@ def main() -> int:
         real_edit, real_analyze, real_check = (
             reader_class.edit,
             reader_class.analyze,
-            engine.check_level,
+            engine.report_level,
         )
         pending_edit: list[float] = []
 
@@ -137,7 +137,7 @@ def main() -> int:
             reading.append(spent)
             return result
 
-        def timed_check(*args: object, **kwargs: object) -> tuple[engine.Problem, ...]:
+        def timed_check(*args: object, **kwargs: object) -> engine.LevelReport:
             start = time.perf_counter()
             result = real_check(*args, **kwargs)  # type: ignore[arg-type]
             validating.append((time.perf_counter() - start) * 1000)
@@ -145,7 +145,7 @@ def main() -> int:
 
         reader_class.edit = timed_edit  # type: ignore[method-assign]
         reader_class.analyze = timed_analyze  # type: ignore[method-assign]
-        analysis_module.engine.check_level = timed_check  # type: ignore[attr-defined]
+        analysis_module.engine.report_level = timed_check  # type: ignore[attr-defined]
         real_update = panel._on_analysis_changed
 
         def timed_update() -> None:

@@ -59,7 +59,7 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import Pos
 from editor.io.clipboard import release_clipboard
-from editor.io.files import PackFiles, thaw
+from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
@@ -75,9 +75,11 @@ from editor.panels.validation_jump import open_problem_field
 from editor.resources import TUTORIAL_PACK, icon
 from editor.settings import SOUND_VOLUMES, EditorSettings
 from editor.tasks.analysis import AnalysisService
+from editor.tasks.collector import thaw
 from editor.tasks.move_zero import MoveZeroFollower
 from editor.tasks.solve_cache import VerdictCache
 from editor.tasks.solve_pack import PackVerifier
+from editor.tasks.validation import PackValidator
 from editor.tools import (
     BrushTool,
     EraserTool,
@@ -131,10 +133,11 @@ class MainWindow(QMainWindow):
         self.look.follow(self.session)
         self.renderer = TileRenderer(self.look)
         self.undo_group = QUndoGroup(self)
-        self.files = PackFiles(self, self.session, self.settings, self.dialogs, self.show_message)
+        self.validator = PackValidator(self.session, self)  # the Problems panel's, and saves'
+        files = (self.session, self.settings, self.dialogs, self.show_message)
+        self.files = PackFiles(self, *files, validator=self.validator)
         self.recovery = RecoveryStore(self.settings.data_folder / "recovery")
         self.autosaver = Autosaver(self.session, self.recovery, parent=self)
-        self.autosaver.hold_while(self.files.is_busy)
 
         self.canvas = GridCanvas(self.session, self.renderer, self)
         self.play = PlayMode(self.session, self.renderer, self.settings, self.canvas, self)
@@ -152,8 +155,7 @@ class MainWindow(QMainWindow):
         self.level_list = LevelListPanel(self.session)
         self.palette_panel = PaletteWidget(self.session, self.renderer)
         self.inspector = StackInspector(self.session, self.renderer)
-        self.validation_panel = ValidationPanel(self.session, self.canvas)
-        self.files.use_validator(self.validation_panel.validator)  # saves reuse its problems
+        self.validation_panel = ValidationPanel(self.session, self.canvas, validator=self.validator)
         self.validation_panel.validator.lint_budget = self.settings.lint_budget
         self.history = QUndoView(self.undo_group)
         self.history.setObjectName("history")
@@ -165,7 +167,6 @@ class MainWindow(QMainWindow):
         self.analysis = AnalysisService(self.session, self)
         self.rules_panel = RulesPanel(self.analysis, self.canvas, self.session, self.renderer)
         self.verifier = PackVerifier(self.session, VerdictCache.for_user(), parent=self)
-        self.verifier.hold_while(self._file_or_check_busy)
         self.level_list.show_statuses(self.verifier)
         self.solver_panel = SolverPanel(
             self.session, self.verifier, self.play_view, self.look, store=self.settings
@@ -663,15 +664,6 @@ class MainWindow(QMainWindow):
         self.docks["validation"].show()
         self.docks["validation"].raise_()
         self.validation_panel.validator.check_all()
-
-    def _file_or_check_busy(self) -> bool:
-        """Whether the verifier should wait to key levels (on this thread, in slices).
-
-        A save's slices come first. A check of the Problems panel runs Python on its
-        thread meanwhile, and the two threads take turns with the interpreter: a
-        verifier slice took twice its time (6 ms slices took 13 ms), the window still.
-        """
-        return self.files.is_busy() or self.validation_panel.validator.is_checking()
 
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
         for stack in self.undo_group.stacks():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from editor.tasks.scheduler import Priority, scheduler
 
 #: How long an operation runs before its progress window appears.
 SHOW_AFTER_MS = 400
@@ -80,9 +82,7 @@ class FileProgress(QDialog):
             cancel.setAccessibleDescription("Stop; the pack that was open stays open, unchanged")
             layout.addWidget(buttons)
         self._can_cancel = can_cancel
-        self._later = QTimer(self)
-        self._later.setSingleShot(True)
-        self._later.timeout.connect(self.show)
+        self._later = scheduler().job(self, Priority.INPUT, self.show, name="progress window")
         self._later.start(SHOW_AFTER_MS)
 
     def update_to(self, stage: str, done: int, total: int) -> None:

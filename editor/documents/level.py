@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, cast
@@ -145,10 +146,32 @@ class LevelDocument(QObject):
         The paths that write the pack or check it as it will be written use this;
         everything that reads a level (play, solve, pictures) uses :meth:`to_data`.
         """
+        parts = LevelSnapshot(
+            self._props, self._cells, self._entity_extra, self._unshown, self._extra, self._kept()
+        )
+        return parts.written()
+
+    def snapshot(self) -> LevelSnapshot:
+        """The level's parts as they are now, to be made a document on any thread.
+
+        Well under a millisecond on the UI thread: the cell map is copied (stacks are
+        tuples), the authored data copied deeply; the document itself is built from
+        the snapshot by :func:`level_data` wherever it is needed (a worker), the one
+        builder saving, checking and every panel's reading share.
+        """
+        return LevelSnapshot(
+            self._props,
+            dict(self._cells),
+            dict(self._entity_extra),
+            self._unshown,
+            copy.deepcopy(self._extra),
+            self._kept(),
+        )
+
+    def _kept(self) -> tuple[Any, ...]:
+        """``(value,)`` while the level is the file's non-object value, untouched; else ``()``."""
         untouched = not (self._cells or self._unshown or self._extra)
-        if self._whole and untouched and self._props == self._whole_props:
-            return copy.deepcopy(self._whole[0])
-        return self.to_data()
+        return self._whole if untouched and self._props == self._whole_props else ()
 
     def copy(self, properties: LevelProperties) -> LevelDocument:
         """A new document with this one's content and ``properties`` (Duplicate Level).
@@ -484,6 +507,31 @@ def list_names(levels: Iterable[LevelDocument]) -> list[str]:
     return [title or level_id for title, level_id in map(_NAME, map(_PROPERTIES, levels))]
 
 
+@dataclass(frozen=True, slots=True)
+class LevelSnapshot:
+    """A level's parts at one moment (:meth:`LevelDocument.snapshot`), read-only.
+
+    Nothing in it is changed in place afterwards: stacks and records are tuples,
+    and the document replaces (never edits) the maps' values.
+    """
+
+    properties: LevelProperties
+    cells: Mapping[Pos, Stack]
+    entity_extra: Mapping[int, Mapping[str, Any]]
+    unshown: tuple[Any, ...]
+    extra: Mapping[str, Any]
+    #: ``(value,)``: the file's level was not an object and is still untouched.
+    whole: tuple[Any, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        """The level document (:meth:`LevelDocument.to_data`): what play and solve read."""
+        return level_data(self.properties, self.cells, self.entity_extra, self.unshown, self.extra)
+
+    def written(self) -> Any:
+        """What saving writes (:meth:`LevelDocument.written`): what every check reads."""
+        return copy.deepcopy(self.whole[0]) if self.whole else self.to_data()
+
+
 def level_data(
     props: LevelProperties,
     cells: Mapping[Pos, Sequence[Piece]],
@@ -491,7 +539,12 @@ def level_data(
     unshown: Iterable[Any],
     extra: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """A level document from its parts: entities row-major, each stack bottom first."""
+    """A level document from its parts: entities row-major, each stack bottom first.
+
+    The editor's one level-to-JSON builder: saving, the Problems panel's check, the
+    shared reading of the current level (rules, automata, FRAIL panels) and play all
+    read what it makes, so they see the same document (the records the board cannot
+    show and the fields beyond a board entity's own included)."""
     data: dict[str, Any] = {"id": props.level_id}
     if props.title:
         data["title"] = props.title

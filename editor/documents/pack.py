@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,7 +29,8 @@ from editor.commands import (
     RemoveLevelCommand,
 )
 from editor.connections import Connections
-from editor.documents.level import LevelDocument, level_data, list_names, read_level_parts
+from editor.documents.level import LevelDocument, level_data, read_level_parts
+from editor.documents.level_index import LevelIndex
 from editor.documents.reading import NOT_SHOWN, LevelParts, unexplained_changes
 from editor.documents.values import (
     ABSENT,
@@ -45,9 +45,6 @@ from editor.documents.values import (
 FORMAT, VERSION = "rulegrid-pack", 1
 #: Pack keys the editor edits itself; every other key is carried through unchanged.
 _OWN_KEYS = ("id", "title", "author", "description", "nouns", "levels")
-#: Lookups of a level's position answered by searching the list after levels came or
-#: went, before the positions of all levels are worked out (see ``row_of``).
-SEARCHES_BEFORE_ROWS = 8
 #: How the palette shows a noun whose style the editor cannot read.
 UNSHOWN_NOUN_COLOR = "#808080"
 
@@ -91,30 +88,8 @@ class PackDocument(QObject):
         self._written: Written = ()  # nouns or levels kept as the file wrote them
         self._changed_on_open: tuple[engine.Problem, ...] = ()
         self._levels: list[LevelDocument] = []
-        # Where each level stands, rebuilt on first use after a change and kept
-        # while the pack is built: status updates of 10,000 levels ask 10,000 times.
-        self._rows: dict[LevelDocument, int] | None = {}
-        # Lookups since the rows were dropped: the first few search the list (C, about
-        # 0.1 ms at 10,000 levels), so an Add or Delete Level that asks a handful of
-        # times does not rebuild all 10,000 rows (1.1 ms) for them.
-        self._searches = 0
-        # The levels as a set, kept as they come and go: whether a level is in the
-        # pack is asked at every add, delete and level change.
-        self._members: set[LevelDocument] = set()
-        # The levels' names as the level list shows them, collected while the pack is
-        # built (each level's properties are at hand then) and dropped at any change
-        # of levels or of a level's properties. Read afresh after opening, 10,000
-        # levels scattered over a large heap took 5-7 ms of the list's first fill.
-        self._names: list[str] | None = []
-        # How many levels use each id, counted as levels come and go (also while the
-        # pack is built), dropped when a level's properties change and counted again
-        # when next asked: a new level's free id in a pack of 10,000 took 5-8 ms to
-        # work out afresh.
-        self._ids: Counter[str] | None = Counter()
-        self._automata_version = 0  # bumped when any level's automata may have changed
-        # The levels authoring automata (few, in most packs): readers of every
-        # level's automata walk these, not all 10,000 levels, when a pack opens.
-        self._with_automata: set[LevelDocument] = set()
+        #: What is kept beside the levels only for speed (rows, names, ids, automata).
+        self._index = LevelIndex(self._levels)
         self.path = path
         self.folder = folder  # saved as a folder holding pack.json
         self.undo_stack = QUndoStack(self)
@@ -229,34 +204,22 @@ class PackDocument(QObject):
 
     def row_of(self, level: LevelDocument) -> int | None:
         """The level's position, or None when it is not (or no longer) in the pack."""
-        if self._rows is None:
-            if level not in self._members:
-                return None
-            if self._searches < SEARCHES_BEFORE_ROWS:
-                self._searches += 1
-                return self._levels.index(level)
-            self._rows = {lv: i for i, lv in enumerate(self._levels)}
-        return self._rows.get(level)
+        return self._index.row_of(level)
 
     def level_names(self) -> list[str]:
         """Each level's name as the level list shows it (``list_names``), in play order."""
-        if self._names is None:
-            self._names = list_names(self._levels)
-        return list(self._names)
+        return self._index.names()
 
     def has_level(self, level: LevelDocument) -> bool:
-        return level in self._members
+        return self._index.has(level)
 
     def automata_version(self) -> int:
         """Changes whenever the automata of any level may have: a key for caches."""
-        return self._automata_version
+        return self._index.automata_version()
 
     def levels_with_automata(self) -> list[LevelDocument]:
         """The levels whose authored automata are a non-empty list, in pack order."""
-        rows = [(self.row_of(level), level) for level in self._with_automata]
-        return [
-            level for row, level in sorted(rows, key=lambda pair: pair[0] or 0) if row is not None
-        ]
+        return self._index.with_automata()
 
     def level_at(self, index: int) -> LevelDocument:
         return self._levels[index]
@@ -285,14 +248,12 @@ class PackDocument(QObject):
 
     # ---------------------------------------------------------------- edit API
     def unique_level_id(self, base: str) -> str:
-        if self._ids is None:
-            self._ids = Counter(level.level_id for level in self._levels)
-        taken = self._ids
+        taken = self._index.id_taken
         stem = base.rstrip("0123456789-") or "level"
-        if base not in taken:
+        if not taken(base):
             return base
         n = 2
-        while f"{stem}-{n}" in taken:
+        while taken(f"{stem}-{n}"):
             n += 1
         return f"{stem}-{n}"
 
@@ -352,10 +313,7 @@ class PackDocument(QObject):
     def write_insert_level(self, index: int, level: LevelDocument) -> None:
         self.level_about_to_be_inserted.emit(index)
         self._levels.insert(index, level)
-        self._members.add(level)
-        self._levels_changed()
-        if self._ids is not None:
-            self._ids[level.level_id] += 1
+        self._index.inserted(level, index)
         self._adopt(level)
         self.level_inserted.emit(index)
         self._update_dirty()
@@ -363,20 +321,14 @@ class PackDocument(QObject):
     def write_remove_level(self, index: int) -> None:
         self.level_about_to_be_removed.emit(index)
         level = self._levels.pop(index)
-        self._members.discard(level)
-        self._levels_changed()
-        if self._ids is not None:
-            self._ids[level.level_id] -= 1
-            if self._ids[level.level_id] <= 0:
-                del self._ids[level.level_id]
-        self._with_automata.discard(level)  # the undo that brings it back adopts it again
+        self._index.removed(level, index)
         self.level_removed.emit(index)
         self._update_dirty()
 
     def write_move_level(self, source: int, target: int) -> None:
         self.level_about_to_be_moved.emit(source, target)
         self._levels.insert(target, self._levels.pop(source))
-        self._order_changed()
+        self._index.moved(source, target)
         self.level_moved.emit(source, target)
 
     def write_noun(self, name: str, spec: NounSpec | None) -> None:
@@ -407,15 +359,7 @@ class PackDocument(QObject):
         """Add a level while the document is being built (no history, no signals)."""
         self._adopt(level)
         self._levels.append(level)
-        self._members.add(level)
-        if self._names is not None:
-            props = level.properties
-            self._names.append(props.title or props.level_id)
-        if self._ids is not None:
-            self._ids[level.level_id] += 1
-        self._automata_version += 1
-        if self._rows is not None:  # kept up to date: a built pack's first lookups are free
-            self._rows[level] = len(self._levels) - 1
+        self._index.built(level)
 
     def _adopt(self, level: LevelDocument) -> None:
         # Bound methods, never lambdas holding ``self``: a level is this document's
@@ -423,38 +367,20 @@ class PackDocument(QObject):
         # cycle the collector cannot see, which kept every closed window's pack alive.
         level.setParent(self)
         level.attach_history(self.undo_stack)
-        self._note_automata(level)
         # One connection, whose arguments name the level: ``sender()`` would walk all
         # of this document's connections (thousands of levels') at every edit.
         links = self._watched.setdefault(level, Connections())
         links.follow([(level.edited, self._on_level_edited)])
 
-    def _levels_changed(self) -> None:
-        """A level came or went: positions and the automata across levels may differ."""
-        self._order_changed()
-        self._automata_version += 1
-
-    def _order_changed(self) -> None:
-        """Positions and names in play order are no longer known."""
-        self._rows, self._searches, self._names = None, 0, None
-
     def _on_level_edited(self, level: LevelDocument, what: str) -> None:
         if what == "properties":
-            self._ids = None  # its id may have changed
-            self._names = None  # and its title
+            self._index.properties_changed()  # its id or title may have changed
             row = self.row_of(level)
             if row is not None:  # not for a level removed from the pack
                 self.level_changed.emit(row)
         elif what == "automata":
-            self._automata_version += 1
-            self._note_automata(level)
+            self._index.automata_changed(level)
         self.level_edited.emit(level)
-
-    def _note_automata(self, level: LevelDocument) -> None:
-        if level.automaton_records():
-            self._with_automata.add(level)
-        else:
-            self._with_automata.discard(level)
 
     def _update_dirty(self, *_: object) -> None:
         dirty = not self.undo_stack.isClean()

@@ -13,7 +13,6 @@ watcher says when another program or window changed the open file.
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,23 +29,15 @@ from editor.documents.session import Session
 from editor.io.backups import BackupStore
 from editor.io.disk import ChangedOnDiskError, DiskStamp, read_stamp
 from editor.io.folders import SaveFolders, documents_folder
-from editor.io.pack_io import (
-    PACK_FILE,
-    is_generated_pack,
-    problem_text,
-    validate,
-)
+from editor.io.pack_io import PACK_FILE, is_generated_pack, problem_text
 from editor.io.pack_tasks import OpenRequest, WriteRequest, data_file, open_work, write_work
-from editor.io.waiting import Busy, next_turn
+from editor.io.waiting import Busy
 from editor.resources import is_installation_folder
 from editor.settings import EditorSettings
-from editor.tasks.background import (
-    CancelToken,
-    collector_paused,
-    freeze_if_large,
-    run_in_background,
-)
+from editor.tasks.background import CancelToken, TaskFailure
+from editor.tasks.collector import adopt_still, collector_paused, freeze_if_large
 from editor.tasks.progress import Progress
+from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.validation import PackValidator
 
 
@@ -58,7 +49,11 @@ class PackFiles(QObject):
         settings: EditorSettings,
         dialogs: Dialogs,
         status: Callable[[str], None],
+        *,
+        validator: PackValidator | None = None,
     ) -> None:
+        """``validator``: the window's check of the open pack (the Problems panel shows
+        it); without one, the files keep their own. A save asks it for the errors."""
         super().__init__(window)
         self._window = window
         self._session = session
@@ -71,17 +66,13 @@ class PackFiles(QObject):
         self.backups = BackupStore(settings.data_folder / "backups")
         #: Where Save As, Export and picture dialogs start, per kind of file.
         self.folders = SaveFolders(settings)
-        self._validator: PackValidator | None = None
+        self._validator = validator if validator is not None else PackValidator(session, self)
         self._busy = False  # opening or saving: another file operation waits
         #: The data file as last opened or saved (a save to it checks it is still so).
         self._disk: DiskStamp | None = None
         self._foreign: str | None = None  # the other version the author was told about
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._on_file_changed)
-
-    def use_validator(self, validator: PackValidator) -> None:
-        """Save with the Problems panel's current problems instead of checking the pack again."""
-        self._validator = validator
 
     def is_busy(self) -> bool:
         return self._busy
@@ -130,7 +121,7 @@ class PackFiles(QObject):
         repaired: PackDocument | None = None
         try:
             with Busy(self._window, f"Opening {path.name}", can_cancel=True) as busy:
-                first_key = self._validator.next_key() if self._validator is not None else None
+                first_key = self._validator.next_key()
                 request = OpenRequest(
                     path, trust, busy.progress, first_key, self._settings.lint_budget
                 )
@@ -142,7 +133,7 @@ class PackFiles(QObject):
                     document = self._make(busy, opened.plan)
                     repaired = self._make(busy, opened.repaired)
             if document is not None or repaired is not None:
-                next_turn()  # adopting gets a turn of its own (still busy: no second open)
+                scheduler().next_pass()  # adopting gets a pass of its own (still busy)
         finally:
             self._busy = False
         if outcome.failure is not None:
@@ -152,8 +143,8 @@ class PackFiles(QObject):
             self._status(f"Did not open {path.name}: cancelled")
             return False
         if document is not None:
-            if self._validator is not None:  # its first check reuses what opening checked
-                self._validator.seed(document, opened.seeds, opened.first, first_key)
+            # its first check reuses what opening checked
+            self._validator.seed(document, opened.seeds, opened.first, first_key)
             self._adopt(document, path)
             self._remember_disk(stamp)
             self.problems = []
@@ -191,7 +182,7 @@ class PackFiles(QObject):
 
     @staticmethod
     def _make(busy: Busy, plan: PackPlan | None) -> PackDocument | None:
-        """The document of ``plan``, a level at a time between turns of the event loop."""
+        """The document of ``plan``, a level per step of the scheduler's passes."""
         if plan is None:
             return None
         builder = PackBuilder(plan)
@@ -276,7 +267,7 @@ class PackFiles(QObject):
         return written
 
     def _write_now(self, path: Path, *, folder: bool) -> bool | Literal["save_as", "reload"]:
-        """Check (the Problems panel's result when current), ask, collect, write off the UI thread.
+        """Check (the pack's check answers), ask, collect, write off the UI thread.
 
         When the file is no longer what was opened or last saved, the author chooses:
         overwrite (written here), or save as or reload (done by the caller once this
@@ -344,33 +335,18 @@ class PackFiles(QObject):
     def _errors_now(self, busy: Busy) -> list[engine.Problem]:
         """The pack's errors as ``engine.load_pack`` lists them, computed at most once.
 
-        The Problems panel keeps them current in the background, re-reading only the
-        levels edited since its last check: an unchanged pack is not checked again,
-        an edited one only where it changed. Without a panel (or when its check
-        failed), the whole pack is checked off the UI thread.
+        The one check that keeps them (the Problems panel shows it, whether or not
+        the panel is) answers: at once when current, else after re-reading only the
+        levels edited since its last check (:meth:`PackValidator.ask_errors`).
         """
         validator = self._validator
-        if validator is not None and validator.pack is self.pack:
-            # The last edit's repaints first, on their own: started beside the check,
-            # every call they make into Qt waits for the interpreter the check holds
-            # (an edit then Ctrl+S held the window 17-22 ms on 10,000 levels).
-            next_turn()
-            validator.check_now()
-            busy.progress = validator.progress
-            busy.until(lambda: validator.is_current() or not validator.is_busy())
-            found = validator.current_errors()
-            if found is not None:
-                return found
-        busy.progress = Progress()
-        data = self._collect(busy)
-        outcome = busy.run(lambda snapshot, _token: validate(snapshot), data)
-        if outcome.failure is not None:
-            raise RuntimeError(f"checking the pack failed: {outcome.failure.traceback}")
-        assert outcome.value is not None
-        return outcome.value
+        found = busy.answer(validator.ask_errors, validator.progress)
+        if isinstance(found, TaskFailure):
+            raise RuntimeError(f"checking the pack failed: {found.traceback}")
+        return found
 
     def _collect(self, busy: Busy) -> dict[str, Any]:
-        """``pack.to_data()``, a slice of levels at a time on the UI thread."""
+        """``pack.to_data()``, a level per step on the UI thread."""
         pack = self.pack
         data = pack.shell_data()
         levels: list[Any] = []
@@ -409,10 +385,11 @@ class PackFiles(QObject):
                 return  # our own save, or nothing that changed the file
         except OSError:
             pass
-        run_in_background(  # hashing 36 MB is no work for the UI thread
+        scheduler().in_thread(  # hashing 36 MB is no work for the UI thread
+            self,
+            Priority.BACKGROUND,
             lambda: read_stamp(stamp.path),
             lambda now, _failure: self._disk_news(stamp, now),
-            owner=self,
         )
 
     def _disk_news(self, stamp: DiskStamp, now: DiskStamp | None) -> None:
@@ -490,34 +467,6 @@ def stamp_work(request: tuple[Path, str | bool], _token: CancelToken) -> DiskSta
     path, trust = request
     file = None if trust else data_file(path)
     return read_stamp(file) if file is not None else None
-
-
-def adopt_still(replace: Callable[[], None]) -> None:
-    """Replace the open pack, then keep the collector from walking it again and again.
-
-    A pack lives as long as it is open, and a large one is millions of objects:
-    each of Python's full collections walks them all and pauses the window (1.6 s
-    during a save of 10,000 levels). Frozen (``gc.freeze``), they are never walked;
-    what they free by reference counting is still freed. Only cycles among them
-    wait: so the pack being replaced is thawed and collected first, once, while
-    the author waits for the pack they asked for anyway.
-    """
-    thawed = gc.get_freeze_count() > 0
-    gc.unfreeze()
-    replace()
-    if thawed:
-        gc.collect()  # the replaced pack's cycles
-    gc.freeze()
-
-
-def thaw() -> None:
-    """Let the collector walk everything again, when a window closes or is destroyed.
-
-    A closed window's pack and widgets were frozen by :func:`adopt_still` while it
-    was open; frozen, their cycles would never be freed, and every window a host
-    (a test run, a script) builds and closes would stay in memory.
-    """
-    gc.unfreeze()
 
 
 def unwritable(pack: PackDocument, error: Exception) -> str:

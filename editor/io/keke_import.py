@@ -22,7 +22,7 @@ from editor.dialogs.questions import Dialogs
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.io.files import PackFiles
-from editor.tasks.background import run_in_background
+from editor.tasks.scheduler import Priority, scheduler
 
 TITLE = "Import Keke Levels"
 KEKE_FILTER = "Keke level files (*.json *.txt);;All files (*)"
@@ -67,12 +67,13 @@ class KekeImporter(QObject):
         self.busy_changed.emit(True)
         QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
         self._show(f"Importing {path.name}…")
-        run_in_background(
+        scheduler().in_thread(
+            self,
+            Priority.INPUT,
             lambda: engine.import_keke(path, skip_unsupported=True),
             lambda result, failure: self._on_finished(
                 path, result if failure is None else failure.error
             ),
-            owner=self,
         )
         return True
 

@@ -40,7 +40,8 @@ from editor.io.pack_io import (
     plan_read_for_repair,
     plan_repair,
 )
-from editor.tasks.background import CancelToken, collector_paused, yield_to_ui
+from editor.tasks.background import CancelToken, yield_to_ui
+from editor.tasks.collector import collector_paused
 from editor.tasks.progress import Progress
 from editor.tasks.validation_check import (
     KeptLevel,
@@ -110,7 +111,7 @@ def open_work(request: OpenRequest, token: CancelToken) -> Opened:
     reports: list[engine.LevelReport] = []
     checking = engine.report_levels(doc, work=engine.lint_work(request.lint_budget))
     for _level in levels:
-        with collector_paused():  # its temporaries die young (background.py)
+        with collector_paused():  # its temporaries die young (collector.py)
             reports.append(next(checking))
         progress.step()
         yield_to_ui()

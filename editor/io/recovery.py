@@ -27,14 +27,13 @@ import threading
 import time
 import uuid
 import weakref
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 import engine
@@ -42,7 +41,8 @@ from editor.connections import Connections
 from editor.dialogs.questions import Dialogs
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.tasks.background import run_in_background, weak_predicate
+from editor.tasks import background
+from editor.tasks.scheduler import Priority, scheduler
 
 FORMAT = "rulegrid-recovery"
 VERSION = 1
@@ -202,23 +202,15 @@ def compact_json(record: dict[str, Any]) -> str:
     return obj([f"{dumps(k)}:{pack_text if k == 'pack' else dumps(v)}" for k, v in record.items()])
 
 
-@dataclass(slots=True)
-class _Collecting:
-    """A pack document being taken for the recovery file, a slice of levels at a time."""
-
-    pack: PackDocument
-    data: dict[str, Any]
-    levels: list[dict[str, Any]]
-    file: Path
-    generation: int
-
-
-#: The longest the UI thread spends taking the pack's data before it lets events in.
-SLICE_SECONDS = 0.004
-
-
 class Autosaver(QObject):
-    """Writes the open pack's unsaved changes to a recovery file after each edit burst."""
+    """Writes the open pack's unsaved changes to a recovery file after each edit burst.
+
+    The pack's data is taken on the UI thread a level per step of a background job
+    of the scheduler (an edit meanwhile starts it over, so the file never mixes two
+    states; the scheduler holds it while a file operation runs, which may make the
+    file obsolete); the JSON text and the disk write (with its fsync) happen on a
+    worker thread, one write at a time, in order.
+    """
 
     def __init__(
         self,
@@ -236,25 +228,17 @@ class Autosaver(QObject):
         self._max_wait_ms = max_wait_ms
         self._file: Path | None = None
         self._first_unsaved: float | None = None  # monotonic time of the first unsaved edit
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(lambda: self.write_now(background=True))
-        # One writer thread keeps writes in order. The generation makes sure a discard
-        # is never undone by a write that was already on its way: a write checks it
-        # before and after, and removes its own file if a discard came meanwhile. The
-        # lock guards only the generation and the file name, never a write, so a
-        # discard (a save, on the UI thread) never waits for a 36 MB write to end.
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
-        self._writing = threading.Lock()  # one write at a time (writer or UI thread)
+        self._job = scheduler().job(self, Priority.BACKGROUND, self._collect, name="recovery")
+        # Writes run one at a time, in order (the scheduler's serial thread work). The
+        # generation makes sure a discard is never undone by a write that was already
+        # on its way: a write checks it before and after, and removes its own file if
+        # a discard came meanwhile. The lock guards only the generation and the file
+        # name, never a write, so a discard (a save, on the UI thread) never waits for
+        # a 36 MB write to end.
+        self._writing = threading.Lock()  # one write at a time (worker or UI thread)
         self._lock = threading.Lock()
         self._generation = 0
-        self._collecting: _Collecting | None = None
-        self._slicer = QTimer(self)
-        self._slicer.setSingleShot(True)
-        self._slicer.setInterval(0)
-        self._slicer.timeout.connect(self._collect)
         self._links = Connections()
-        self._held: Callable[[], bool] = lambda: False
         session.pack_changed.connect(self._on_pack_changed)
         if session.pack is not None:
             self._on_pack_changed(session.pack)
@@ -264,17 +248,6 @@ class Autosaver(QObject):
         """The recovery file written for the open pack, if any."""
         return self._file
 
-    def hold_while(self, busy: Callable[[], bool]) -> None:
-        """Write no recovery file while ``busy()`` (a save or an open under way).
-
-        A save makes the recovery file obsolete when it ends; writing one meanwhile
-        (36 MB for a 10,000-level pack) would only compete with the save for the
-        interpreter and the window. The write waits for the next quiet period.
-        ``busy`` is a bound method, held weakly: the window owns this object, so a
-        strong reference back to the window's file handler would keep the window alive.
-        """
-        self._held = weak_predicate(busy)
-
     def set_timing(self, *, quiet_ms: int, max_wait_ms: int) -> None:
         """How long after a burst, and at most after its first edit, the file is written."""
         self._quiet_ms, self._max_wait_ms = quiet_ms, max_wait_ms
@@ -282,56 +255,56 @@ class Autosaver(QObject):
     def write_now(self, *, background: bool = False) -> None:
         """Write the recovery file if the pack has unsaved changes (else drop it).
 
-        The pack's data is taken on the UI thread: at once, or with ``background``
-        a slice of levels at a time (an edit meanwhile starts it over, so the file
-        never mixes two states), and then the JSON text and the disk write (with
-        its fsync) happen on the writer thread.
+        At once, or with ``background`` as the scheduler's background job: the
+        pack's data a level per step, then the JSON text and the disk write on a
+        worker thread.
         """
-        self._timer.stop()
-        self._collecting = None
-        pack = self._session.pack
-        if background and self._held():
-            self._timer.start(self._quiet_ms)  # after the file operation, if still unsaved
+        self._job.stop()
+        if background:
+            self._job.run_now()
             return
+        pack = self._session.pack
         if pack is None or not pack.is_dirty():
             self.discard()
             return
+        file = self._recovery_file()
+        if file is not None:
+            self._first_unsaved = None
+            self._report(self._write(file, pack.to_data(), pack.path, self._generation))
+
+    def _recovery_file(self) -> Path | None:
         if self._file is None:
             try:
                 self._file = self._store.new_file()
             except OSError as exc:  # no folder, no lock: the author is told, never stopped
                 self._report(f"Could not write the recovery file: {exc}")
-                return
-        if background:
-            data = pack.shell_data()
-            self._collecting = _Collecting(pack, data, [], self._file, self._generation)
-            self._collect()
-        else:
-            self._first_unsaved = None
-            self._report(self._write(self._file, pack.to_data(), pack.path, self._generation))
+        return self._file
 
-    def _collect(self) -> None:
-        job = self._collecting
-        if job is None or job.pack is not self._session.pack or job.generation != self._generation:
-            self._collecting = None
+    def _collect(self) -> Iterator[object]:
+        """The background write: the pack's data a level per step, then the write."""
+        pack = self._session.pack
+        if pack is None or not pack.is_dirty():
+            self.discard()
             return
-        if self._held():  # a save began meanwhile: it may make this file obsolete
-            self._collecting = None
-            self._timer.start(self._quiet_ms)
+        file = self._recovery_file()
+        if file is None:
             return
-        started = time.perf_counter()
-        while len(job.levels) < job.pack.level_count():
-            job.levels.append(job.pack.level_at(len(job.levels)).written())
-            if time.perf_counter() - started > SLICE_SECONDS:
-                self._slicer.start()  # let the author's events in, then go on
-                return
-        self._collecting = None
+        data, generation = pack.shell_data(), self._generation
+        levels: list[Any] = []
+        while len(levels) < pack.level_count():
+            levels.append(pack.level_at(len(levels)).written())
+            yield None
         self._first_unsaved = None
-        if job.levels or isinstance(job.data.get("levels"), list):  # else: kept as written
-            job.data["levels"] = job.levels
-        write = self._writer.submit(self._write, job.file, job.data, job.pack.path, job.generation)
-        # A worker waits for the write and hands its outcome to the UI thread.
-        run_in_background(write.result, lambda failed, _: self._report(failed), owner=self)
+        if levels or isinstance(data.get("levels"), list):  # else: kept as written
+            data["levels"] = levels
+        path = pack.path
+        scheduler().in_thread(
+            self,
+            Priority.BACKGROUND,
+            lambda: self._write(file, data, path, generation),
+            lambda failed, _failure: self._report(failed),
+            serial=True,
+        )
 
     def _report(self, failed: str | None) -> None:
         if failed:
@@ -359,8 +332,7 @@ class Autosaver(QObject):
 
     def discard(self) -> None:
         """Remove the recovery file (a save, a clean undo, a clean exit)."""
-        self._timer.stop()
-        self._collecting = None
+        self._job.stop()
         self._first_unsaved = None
         with self._lock:
             self._generation += 1
@@ -371,7 +343,7 @@ class Autosaver(QObject):
 
     def wait(self) -> None:
         """Block until every write already asked for is on disk (tests, shutdown)."""
-        self._writer.submit(lambda: None).result()
+        background.wait_idle(60.0)
 
     # ----------------------------------------------------------------- slots
     def _on_pack_changed(self, pack: PackDocument) -> None:
@@ -395,13 +367,13 @@ class Autosaver(QObject):
             self.discard()
 
     def _edited(self) -> None:
-        self._collecting = None  # what was taken so far is no longer the pack
+        self._job.stop()  # what was taken so far is no longer the pack
         now = time.monotonic()
         if self._first_unsaved is None:
             self._first_unsaved = now
         waited_ms = (now - self._first_unsaved) * 1000
         remaining = max(0, int(self._max_wait_ms - waited_ms))
-        self._timer.start(min(self._quiet_ms, remaining))
+        self._job.start(min(self._quiet_ms, remaining))
 
 
 def _try_lock(fd: int) -> bool:

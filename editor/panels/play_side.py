@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,6 +38,7 @@ from editor.panels.play_text import (
     cue_text,
     next_and_then,
 )
+from editor.tasks.scheduler import Priority, scheduler
 from editor.views.theme import AUTOMATON_COLOR
 
 Json = Mapping[str, Any]
@@ -256,10 +257,7 @@ class EventLog(QWidget):
         self.tree.itemSelectionChanged.connect(self._on_selection)
         layout.addWidget(self.tree, 1)
         self._pending: list[QTreeWidgetItem] = []
-        self._flush_timer = QTimer(self)
-        self._flush_timer.setSingleShot(True)
-        self._flush_timer.setInterval(0)
-        self._flush_timer.timeout.connect(self.flush)
+        self._flushing = scheduler().job(self, Priority.INPUT, self.flush, name="event log")
         row = QHBoxLayout()
         self.rewind_button = QPushButton("Rewind to Here", self)
         self.rewind_button.setObjectName("rewindButton")
@@ -308,11 +306,11 @@ class EventLog(QWidget):
         (keys typed ahead, a playback seek) pays it once."""
         self._pending.append(_item(title, dict(event), lines))
         if len(self._pending) == 1:
-            self._flush_timer.start()
+            self._flushing.start()
 
     def flush(self) -> None:
         """Put the turns waiting for the next batch into the tree now."""
-        self._flush_timer.stop()
+        self._flushing.stop()
         if self._pending:
             items, self._pending = self._pending, []
             self.tree.clearSelection()

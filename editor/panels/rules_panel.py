@@ -13,7 +13,7 @@ ways:
   selection stick, and it follows the next reading (a word just painted selects
   its new rule as soon as it is read).
 
-Readings that only change a few rows update those items in place; the tree is
+Readings that only change a few rows update those items in place; the list is
 rebuilt only when its shape changes, and the selection survives by row key.
 """
 
@@ -58,7 +58,7 @@ ROWS = "rulesPanel.rows"
 
 
 class RulesPanel(QWidget):
-    """The ``rulesPanel`` dock widget: one tree view of rules, effects and hints."""
+    """The ``rulesPanel`` dock widget: one list view of rules, effects and hints (rows indented)."""
 
     def __init__(
         self,

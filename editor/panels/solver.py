@@ -24,9 +24,9 @@ each level's last solve; a solve keeps running when the author looks elsewhere.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
-from PySide6.QtCore import Property, Qt, QTimer, Signal
+from PySide6.QtCore import Property, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -50,6 +50,7 @@ from editor.documents.session import Session
 from editor.panels.solver_check import LevelCheckView, PackCurveBox
 from editor.panels.solver_outcome import SolveOutcome, describe, solve_content
 from editor.settings import EditorSettings
+from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.solve import SolveRunner
 from editor.tasks.solve_pack import PackVerifier
 from editor.views.look import Look
@@ -70,6 +71,8 @@ DEFAULT_SECONDS = 60  # as rulegrid solve; 0 is "no limit"
 MIB = 2**20
 #: After the window is built, the solver's worker is started (not during the first paint).
 WARM_DELAY_MS = 1_500
+#: The pack curve is drawn again this long after the last of a burst of statuses.
+CURVE_DELAY_MS = 120
 
 
 class SolverPanel(QWidget):
@@ -103,19 +106,21 @@ class SolverPanel(QWidget):
         self._running: LevelDocument | None = None
         self._level_links = Connections()
         self._build()
-        self._stale_timer = _coalescing(self, self._recheck_stale)
-        self._curve_timer = _coalescing(self, self._refresh_curve, 120)
+        # Many edits or statuses in a burst: one look each, a pass (or 120 ms) later.
+        self._stale_job = scheduler().job(self, Priority.INPUT, self._recheck_stale)
+        self._curve_job = scheduler().job(self, Priority.INPUT, self._refresh_curve)
         self.runner.progressed.connect(self._on_runner_progressed)
         self.runner.finished.connect(self._on_runner_finished)
         self.runner.cancelled.connect(lambda: self._end_running("cancelled"))
         self.runner.failed.connect(self._on_runner_failed)
         verifier.status_changed.connect(self._on_verifier_status_changed)
-        verifier.order_changed.connect(self._curve_timer.start)
+        verifier.order_changed.connect(self._curve_later)
         session.level_changed.connect(self._on_session_level_changed)
         session.pack_changed.connect(self._on_session_pack_changed)
         look.changed.connect(self._on_look_changed)
         self._on_session_level_changed(session.level)
-        QTimer.singleShot(WARM_DELAY_MS, self, self.runner.warm)
+        warming = scheduler().job(self, Priority.BACKGROUND, self.runner.warm, name="warm")
+        warming.start(WARM_DELAY_MS)
 
     def shutdown(self) -> None:
         """Stop the solver's worker (the window is closing)."""
@@ -382,14 +387,17 @@ class SolverPanel(QWidget):
             []
             if level is None
             else [
-                (level.cells_changed, lambda _cells: self._stale_timer.start()),
-                (level.properties_changed, self._stale_timer.start),
-                (level.authored_changed, lambda _key: self._stale_timer.start()),
+                (level.cells_changed, lambda _cells: self._stale_job.start()),
+                (level.properties_changed, self._stale_job.start),
+                (level.authored_changed, lambda _key: self._stale_job.start()),
             ]
         )
         self._recheck_stale()
         self._refresh_check()
-        self._curve_timer.start()
+        self._curve_later()
+
+    def _curve_later(self) -> None:
+        self._curve_job.start(CURVE_DELAY_MS)
 
     def _on_session_pack_changed(self, _pack: object) -> None:
         self.runner.cancel(quiet=True)
@@ -400,7 +408,7 @@ class SolverPanel(QWidget):
     def _on_verifier_status_changed(self, level: LevelDocument) -> None:
         if level is self.session.level:
             self._refresh_check()
-        self._curve_timer.start()
+        self._curve_later()
 
     def _on_look_changed(self) -> None:
         self.check_view.set_theme(self.look.theme)
@@ -475,12 +483,3 @@ def _label(name: str) -> QLabel:
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
-
-
-def _coalescing(parent: QWidget, slot: Any, interval: int = 0) -> QTimer:
-    """A single-shot timer: many ``start()`` calls in one burst run ``slot`` once."""
-    timer = QTimer(parent)
-    timer.setSingleShot(True)
-    timer.setInterval(interval)
-    timer.timeout.connect(slot)
-    return timer

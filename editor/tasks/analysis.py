@@ -5,10 +5,13 @@ being edited: its rules after the settle, what the settle changed, each object's
 properties, the automata entries, hints and problems. The service computes it
 once per edit with :func:`engine.analyze_level` and emits one ``changed`` signal.
 
-It never runs on the paint path. An edit only restarts a short timer; when the
-author pauses for :data:`DEBOUNCE_MS`, the service copies the level's cells (a
-shallow copy: stacks are immutable tuples) and a background worker
-does the rest. The reading (rules, effects, hints) is published first and the
+It never runs on the paint path. An edit only makes the service's job due again
+(:mod:`editor.tasks.scheduler`, at the current level's priority); when the author
+pauses for :data:`DEBOUNCE_MS`, the service takes the level's snapshot
+(:meth:`~editor.documents.level.LevelDocument.snapshot`: a shallow copy of the
+cells, whose stacks are immutable tuples) and a background worker does the rest,
+reading the document saving writes (one builder: the Problems panel checks the
+same one, so the problems listed here are that panel's for this level). The reading (rules, effects, hints) is published first and the
 validation problems follow in a second ``changed``, because validating thousands
 of entities takes longer than reading them. A result that an edit made stale is
 dropped, and the next job starts as soon as the running one ends, so the panel
@@ -22,20 +25,20 @@ Usage::
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 import engine
 from editor.connections import Connections
-from editor.documents.level import LevelDocument
+from editor.documents.level import LevelDocument, LevelSnapshot
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, LevelProperties, Pos, Stack
-from editor.tasks.background import TaskFailure, run_in_background
+from editor.documents.values import OBJECT, Pos, Stack
+from editor.tasks.background import TaskFailure
+from editor.tasks.scheduler import Priority, scheduler
 
 #: Quiet time after an edit before the level is read again: short enough that the
 #: panel follows within 50 ms, long enough that a brush stroke is read once per pause.
@@ -97,9 +100,7 @@ class _Latest:
 class _Snapshot:
     level: LevelDocument
     revision: int
-    props: LevelProperties
-    cells: dict[Pos, Stack]
-    extra: dict[str, Any]
+    parts: LevelSnapshot
     nouns: frozenset[str] | None
     reader: engine.LevelReader | None = None  # to edit; None: read the document afresh
     changed: frozenset[Pos] = frozenset()
@@ -107,28 +108,13 @@ class _Snapshot:
     cell_properties: bool = False
     derivations: tuple[tuple[str, Derivation], ...] = ()
 
-    def document(self) -> dict[str, Any]:
-        """The level document, in ``LevelDocument.to_data()`` order (problem pointers agree)."""
-        entities = [
-            {
-                "id": pc.id,
-                "kind": pc.kind,
-                ("noun" if pc.kind == OBJECT else "text"): pc.token,
-                "x": pos.x,
-                "y": pos.y,
-            }
-            for pos in sorted(self.cells, key=lambda q: (q.y, q.x))
-            for pc in self.cells[pos]
-        ]
-        p = self.props
-        doc: dict[str, Any] = {"id": p.level_id}
-        if p.title:
-            doc["title"] = p.title
-        if p.author:
-            doc["author"] = p.author
-        doc.update(width=p.width, height=p.height, entities=entities)
-        doc.update(self.extra)
-        return doc
+    @property
+    def cells(self) -> Mapping[Pos, Stack]:
+        return self.parts.cells
+
+    def document(self) -> Any:
+        """The level as saving writes it: what the Problems panel checks (pointers agree)."""
+        return self.parts.written()
 
 
 def _read(snap: _Snapshot) -> tuple[AnalysisState, engine.LevelReader | None, int]:
@@ -157,7 +143,9 @@ def _validate(snap: _Snapshot, latest: _Latest) -> tuple[engine.Problem, ...] | 
     """On a worker: the snapshot's problems, or ``None`` when an edit made it stale first."""
     if latest.revision != snap.revision:
         return None
-    return engine.check_level(snap.document(), nouns=snap.nouns)
+    # The Problems panel's check of one level (its errors, without the lints): the
+    # panels list the same problems for the same level.
+    return engine.report_level(snap.document(), nouns=snap.nouns, lint=False).errors
 
 
 def _cell_properties(
@@ -190,14 +178,11 @@ class AnalysisService(QObject):
         super().__init__(parent)
         self._session = session
         self._latest = _Latest()
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
         self._delay = delay_ms
-        self._timer.timeout.connect(self._start)
-        self._validate_timer = QTimer(self)
-        self._validate_timer.setSingleShot(True)
-        self._validate_timer.setInterval(VALIDATE_MS)
-        self._validate_timer.timeout.connect(self._start_validation)
+        self._read_job = scheduler().job(self, Priority.ANALYSIS, self._start, name="read")
+        self._validate_job = scheduler().job(
+            self, Priority.ANALYSIS, self._start_validation, name="validate"
+        )
         self._level: LevelDocument | None = None
         self._pack: PackDocument | None = None
         self._level_links = Connections()
@@ -226,8 +211,8 @@ class AnalysisService(QObject):
     def up_to_date(self) -> bool:
         """Whether :attr:`current` reads the level as it is now, problems included."""
         return (
-            not self._timer.isActive()
-            and not self._validate_timer.isActive()
+            not self._read_job.is_pending()
+            and not self._validate_job.is_pending()
             and not self._running
             and (self._level is None or self._current is not None)
             and (self._current is None or self._current.validated)
@@ -264,8 +249,8 @@ class AnalysisService(QObject):
         """Read the level again after the usual pause (a change the service cannot see)."""
         self._revision += 1
         self._latest.revision = self._revision
-        self._validate_timer.stop()
-        self._timer.start(self._delay)
+        self._validate_job.stop()
+        self._read_job.start(self._delay)
 
     # ----------------------------------------------------------------- slots
     def _on_pack_changed(self, pack: PackDocument) -> None:
@@ -290,7 +275,7 @@ class AnalysisService(QObject):
         if level is not None:
             self._revision += 1
             self._latest.revision = self._revision
-            self._timer.start(0)  # a switch shows at once; edits wait for a pause
+            self._read_job.start()  # a switch shows at once; edits wait for a pause
 
     def _snapshot(self, level: LevelDocument, **reading: Any) -> _Snapshot:
         pack = self._pack
@@ -298,15 +283,12 @@ class AnalysisService(QObject):
         return _Snapshot(
             level=level,
             revision=self._revision,
-            props=level.properties,
-            cells=dict(level.cells()),
-            extra=copy.deepcopy(dict(level.extra)),
+            parts=level.snapshot(),
             nouns=frozenset(pack.nouns) if in_pack and pack is not None else None,
             **reading,
         )
 
     def _start(self) -> None:
-        self._timer.setInterval(self._delay)  # a level switch started it with no delay
         if self._running or self._level is None:
             return  # the running job's end starts the next one
         snapshot = self._snapshot(
@@ -321,24 +303,26 @@ class AnalysisService(QObject):
         self._changed.clear()
         self._running = True
         revision = snapshot.revision
-        run_in_background(
+        scheduler().in_thread(
+            self,
+            Priority.ANALYSIS,
             lambda: _read(snapshot),
             lambda found, failure: self._on_read(revision, found, failure),
-            owner=self,
         )
 
     def _start_validation(self) -> None:
         current = self._current
-        if self._running or self._timer.isActive() or self._level is None or current is None:
+        if self._running or self._read_job.is_due() or self._level is None or current is None:
             return  # a reading is due: it arms validation again
         if current.revision != self._revision or current.validated:
             return
         self._running = True
         snapshot, latest = self._snapshot(self._level), self._latest
-        run_in_background(
+        scheduler().in_thread(
+            self,
+            Priority.ANALYSIS,
             lambda: _validate(snapshot, latest),
             lambda problems, failure: self._on_validated(snapshot.revision, problems, failure),
-            owner=self,
         )
 
     def _on_read(
@@ -356,8 +340,8 @@ class AnalysisService(QObject):
         if state.level is self._level and revision == self._revision:
             self._current = state
             self.changed.emit()
-            self._validate_timer.start()
-        elif not self._timer.isActive() and self._level is not None:
+            self._validate_job.start(VALIDATE_MS)
+        elif not self._read_job.is_due() and self._level is not None:
             self._start()  # edits came while the job ran: read the newest board now
 
     def _on_validated(
@@ -379,5 +363,5 @@ class AnalysisService(QObject):
             derived = {name: derive(validated) for name, derive in self._derivations}
             self._current = replace(validated, derived=derived)
             self.changed.emit()
-        elif not self._timer.isActive() and self._level is not None:
+        elif not self._read_job.is_due() and self._level is not None:
             self._start()

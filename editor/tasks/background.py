@@ -1,20 +1,24 @@
-"""Background tasks: a pure function on an immutable snapshot, off the UI thread.
+"""Thread work: a pure function on an immutable snapshot, off the UI thread.
 
-Every panel that computes something slow (validation, lints, a preview) follows one
+This is the thread lane of the scheduler (:mod:`editor.tasks.scheduler`), which
+decides what runs here and delivers the results; services ask it through
+``scheduler().in_thread(...)`` or a ``TaskRunner`` (newest wins, below). Every task follows one
 pattern, so none of them can freeze the window or show a result for a board the
 author has already changed:
 
-1. **Snapshot on the UI thread.** Take plain, immutable data — ``level.to_data()``,
-   tuples, frozen dataclasses, engine reports — never a document or any QObject:
-   the author keeps editing while the task runs, and documents are not thread-safe.
+1. **Snapshot on the UI thread.** Take plain, immutable data — a level's
+   ``snapshot()``, tuples, frozen dataclasses, engine reports — never a document or
+   any QObject: the author keeps editing while the task runs, and documents are
+   not thread-safe.
 2. **Submit.** ``runner.submit(work, snapshot)`` calls ``work(snapshot, token)`` on
-   Qt's global thread pool. ``work`` must be pure: it reads the snapshot and returns
-   a new value. Long work checks ``token.cancelled()`` now and then and may return
-   early; a result computed after cancelling is never shown anyway.
-3. **Results come back through signals, on the UI thread.** ``finished(result)``
-   delivers the result of the newest task. An exception is never swallowed, not
-   even a stale task's: it arrives as ``failed(TaskFailure)`` with its traceback
-   text, and the caller shows it (the validation panel puts it in its status line).
+   one of a few daemon threads of this module (:data:`WORKERS`; no Qt thread pool).
+   ``work`` must be pure: it reads the snapshot and returns a new value. Long work
+   checks ``token.cancelled()`` now and then and may return early; a result
+   computed after cancelling is never shown anyway.
+3. **Results come back on the UI thread.** ``finished(result)`` delivers the result
+   of the newest task. An exception is never swallowed, not even a stale task's: it
+   arrives as ``failed(TaskFailure)`` with its traceback text, and the caller shows
+   it (the validation panel puts it in its status line).
 4. **Newest wins, one at a time.** A runner runs one task at a time. Submitting
    while one runs queues the new task (a queued one it replaces is dropped unrun)
    and cancels the running one. The result of a cancelled task is *stale*: it never
@@ -22,21 +26,22 @@ author has already changed:
    part of it (the validator keeps the per-level reports of levels that have not
    changed since). The number ``submit`` returns names the task in every signal.
 
-Python runs one thread at a time. A runner lowers the interpreter's switch
-interval to 1 ms (:func:`share_interpreter_fairly`), so a busy task gives the
+Python runs one thread at a time. The interpreter's switch interval is lowered to
+0.2 ms (:data:`~editor.tasks.collector.SWITCH_INTERVAL`), so a busy task gives the
 interpreter back to the UI thread quickly; ``work`` should also let the UI thread in
 between its steps (``time.sleep(0)``, as :func:`yield_to_ui` does), which keeps
 the longest pause of the UI thread near one step of the work; and it should run
-each step under :func:`collector_paused`, so its temporaries never trigger a full
-garbage collection, which would pause the UI thread far longer.
+each step under :func:`~editor.tasks.collector.collector_paused`, so its
+temporaries never trigger a full garbage collection, which would pause the UI
+thread far longer.
 
 Worker threads never call Qt. A result travels back through a plain Python queue
-that the UI thread empties on a short timer while work is outstanding
-(:func:`run_in_background`; the solver pool reads its pipes the same way). An
-earlier design emitted queued signals from the workers: PySide copies a Python
-argument of a queued signal under one of Qt's internal locks and needs the
-interpreter lock to do it, while the UI thread may hold the interpreter lock and
-wait for that Qt lock, a deadlock no timeout can break. It hung a CI run.
+that the scheduler's passes empty while work is outstanding (:func:`collect_now`;
+they read the solver pool's pipes the same way). An earlier design emitted queued
+signals from the workers: PySide copies a Python argument of a queued signal under
+one of Qt's internal locks and needs the interpreter lock to do it, while the UI
+thread may hold the interpreter lock and wait for that Qt lock, a deadlock no
+timeout can break. It hung a CI run.
 
 The tests' ``_no_dangling_tasks`` fixture waits for the workers (:func:`wait_idle`),
 so a test never leaves a task running into the next one.
@@ -44,20 +49,18 @@ so a test never leaves a task running into the next one.
 
 from __future__ import annotations
 
-import contextlib
-import gc
+import functools
 import queue
-import sys
 import threading
 import time
 import traceback
-import weakref
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject
 
 S = TypeVar("S")
 R = TypeVar("R")
@@ -78,82 +81,9 @@ class CancelToken:
         return self._event.is_set()
 
 
-#: How long a thread may keep the interpreter while another waits for it. Python's
-#: default, 5 ms, lets a busy task hold the UI thread back several milliseconds at
-#: every timer tick and repaint. The UI thread gives the interpreter up at each call
-#: into Qt and waits up to this long to get it back, many times in one repaint: at
-#: 1 ms a save of 10,000 levels still held the window 18-29 ms (8-12 ms of its own
-#: work); at 0.2 ms 13-18 ms, the save no slower.
-SWITCH_INTERVAL = 0.0002
-
-
-def share_interpreter_fairly() -> None:
-    """Make a busy background thread hand the interpreter back to the UI thread within 1 ms."""
-    if sys.getswitchinterval() > SWITCH_INTERVAL:
-        sys.setswitchinterval(SWITCH_INTERVAL)
-
-
-def weak_predicate(method: Callable[[], bool]) -> Callable[[], bool]:
-    """``method()`` while its object lives, else False, without keeping the object alive.
-
-    The window owns the objects that ask (the autosaver, the verifier); a strong
-    reference back to the window's file handler would keep a closed window alive.
-    """
-    held = weakref.WeakMethod(method)
-    return lambda: bool((alive := held()) is not None and alive())
-
-
 def yield_to_ui() -> None:
     """Let the UI thread take the interpreter now (call it between steps of long work)."""
     time.sleep(0)
-
-
-_paused = 0
-_paused_lock = threading.Lock()
-
-
-#: From how many levels a pack's long-lived data (the pack, what a save keeps, a check's
-#: reports) is frozen for the collector (``gc.freeze``): below it a full collection is
-#: short, and nothing cyclic should wait for the next open to be freed.
-FREEZE_FROM_LEVELS = 1_000
-
-
-def freeze_if_large(levels: int) -> None:
-    """Freeze what a step over ``levels`` levels kept, if the pack is large.
-
-    Call it at the end of a step under :func:`collector_paused` whose results live
-    as long as the pack (what a save keeps, a check's reports and rows). Left young,
-    the first collection after the step walks them all at once with the interpreter
-    held (0.07-0.23 s on 10,000 levels, the window frozen meanwhile); frozen like the
-    pack itself, they are never walked, and reference counting still frees them.
-    """
-    if levels >= FREEZE_FROM_LEVELS:
-        gc.freeze()
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Keep Python's cyclic garbage collector off during one step of a task.
-
-    A step's temporaries live as long as the step, long enough for the young
-    collections to promote them to the oldest generation; enough of them push
-    Python into a full pass over the whole heap, which pauses every thread (the
-    UI thread of a 1,000-level pack for a quarter of a second). With the collector
-    off, they die young by reference counting and never reach it. Keep each step
-    short: nothing cyclic is collected meanwhile. Nested and concurrent uses count.
-    """
-    global _paused
-    with _paused_lock:
-        _paused += 1
-        if _paused == 1:
-            gc.disable()
-    try:
-        yield
-    finally:
-        with _paused_lock:
-            _paused -= 1
-            if _paused == 0:
-                gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +106,6 @@ class TaskResult(Generic[R]):
     value: R
 
 
-#: How often the UI thread collects finished work while some is outstanding (ms).
-COLLECT_MS = 4
 #: Worker threads. They share one interpreter, so more would not compute faster;
 #: a few keep a long task (a whole pack's check) from holding up a short one.
 WORKERS = 4
@@ -186,7 +114,8 @@ WORKERS = 4
 class _Workers:
     """A few daemon threads that run plain Python callables; no Qt is involved.
 
-    Daemon threads, like Qt's pool threads, do not hold the process open at exit.
+    Daemon threads do not hold the process open at exit. Jobs of one *lane* run
+    one at a time, in the order they were started (the recovery file's writes).
     """
 
     def __init__(self, size: int) -> None:
@@ -195,19 +124,44 @@ class _Workers:
         self._threads: list[threading.Thread] = []
         self._pending = 0  # queued or running
         self._idle = 0  # threads waiting for a job
+        self._lanes: dict[
+            int, deque[Callable[[], None]]
+        ] = {}  # lane -> jobs behind its running one
         self._changed = threading.Condition()
 
-    def start(self, job: Callable[[], None]) -> None:
+    def start(self, job: Callable[[], None], lane: int | None = None) -> None:
         with self._changed:
             self._pending += 1
-            if self._idle > 0:
-                self._idle -= 1
-            elif len(self._threads) < self._size:
-                name = f"rulegrid-task-{len(self._threads) + 1}"
-                thread = threading.Thread(target=self._serve, name=name, daemon=True)
-                self._threads.append(thread)
-                thread.start()
-        self._jobs.put(job)
+            if lane is not None:
+                waiting = self._lanes.get(lane)
+                if waiting is not None:  # one of the lane's jobs runs: this one follows it
+                    waiting.append(job)
+                    return
+                self._lanes[lane] = deque()
+            self._dispatch(job, lane)
+
+    def _dispatch(self, job: Callable[[], None], lane: int | None) -> None:
+        """Hand ``job`` to a thread (``self._changed`` held)."""
+        if self._idle > 0:
+            self._idle -= 1
+        elif len(self._threads) < self._size:
+            name = f"rulegrid-task-{len(self._threads) + 1}"
+            thread = threading.Thread(target=self._serve, name=name, daemon=True)
+            self._threads.append(thread)
+            thread.start()
+        self._jobs.put(job if lane is None else functools.partial(self._in_lane, job, lane))
+
+    def _in_lane(self, job: Callable[[], None], lane: int) -> None:
+        try:
+            job()
+        finally:
+            del job
+            with self._changed:  # the lane's next job (counted when it was started)
+                waiting = self._lanes[lane]
+                if waiting:
+                    self._dispatch(waiting.popleft(), lane)
+                else:
+                    del self._lanes[lane]
 
     def _serve(self) -> None:
         while True:
@@ -231,35 +185,39 @@ _workers = _Workers(WORKERS)
 _Delivery = Callable[[Any, "TaskFailure | None"], None]
 
 
-class _Mailbox(QObject):
-    """Lives on the UI thread; worker threads leave results in its queue and it delivers them.
+class _Mailbox:
+    """Worker threads leave results in its queue; the UI thread delivers them.
 
     Who receives a result (``owner``, ``deliver``) stays on the UI thread, under a
     ticket; a worker only sees the ticket. Everything a worker made or used is
     posted along, so the last reference to it (a document, a QObject) dies here,
-    never on a worker thread. The timer runs only while results are expected; a
-    tick with an empty queue costs microseconds.
+    never on a worker thread. The scheduler empties it in its passes while any
+    ticket is out (:func:`outstanding`); a pass with an empty queue costs
+    microseconds.
     """
 
-    def __init__(self, parent: QObject | None) -> None:
-        super().__init__(parent)
+    def __init__(self) -> None:
         self._mail: queue.SimpleQueue[tuple[int, list[Any]]] = queue.SimpleQueue()
-        self._waiting: dict[int, tuple[QObject | None, _Delivery]] = {}
+        #: ticket -> who gets the result, its priority, and what to call if nobody does
+        self._waiting: dict[int, tuple[QObject | None, _Delivery, int, Callable[[], None]]] = {}
         self._tickets = 0
-        self._timer = QTimer(self)
-        self._timer.setInterval(COLLECT_MS)
-        self._timer.timeout.connect(self.collect)
 
-    def expect(self, owner: QObject | None, deliver: _Delivery) -> int:
+    def expect(
+        self, owner: QObject | None, deliver: _Delivery, priority: int, dropped: Callable[[], None]
+    ) -> int:
         self._tickets += 1
-        self._waiting[self._tickets] = (owner, deliver)
-        if not self._timer.isActive():
-            self._timer.start()
+        self._waiting[self._tickets] = (owner, deliver, priority, dropped)
         return self._tickets
 
     def post(self, ticket: int, parcel: list[Any]) -> None:
         """Any thread: leave ``[work, outcome, failure]`` (plain Python; the queue is thread-safe)."""
         self._mail.put((ticket, parcel))
+
+    def outstanding(self, upto: int | None = None) -> bool:
+        """Whether results are expected (of priority ``upto`` or above, when given)."""
+        if upto is None:
+            return bool(self._waiting)
+        return any(priority <= upto for _o, _d, priority, _n in self._waiting.values())
 
     def collect(self) -> None:
         """Deliver everything that arrived; skip owners destroyed meanwhile."""
@@ -271,14 +229,21 @@ class _Mailbox(QObject):
             work, outcome, failure = parcel
             parcel.clear()
             del work
-            owner, deliver = self._waiting.pop(ticket)
-            if not self._waiting:
-                self._timer.stop()
+            owner, deliver, _priority, dropped = self._waiting.pop(ticket)
             if owner is None or shiboken6.isValid(owner):
                 deliver(outcome, failure)
+            else:
+                dropped()
 
 
-_mailbox: _Mailbox | None = None
+_mailbox = _Mailbox()
+_wake: Callable[[], None] = lambda: None  # noqa: E731 (the scheduler's, once it exists)
+
+
+def set_waker(wake: Callable[[], None]) -> None:
+    """Call ``wake()`` whenever work is handed to a thread (the scheduler collects it)."""
+    global _wake
+    _wake = wake
 
 
 Q = TypeVar("Q", bound=QObject)
@@ -287,8 +252,8 @@ Q = TypeVar("Q", bound=QObject)
 def app_object(held: Q | None, make: Callable[[QObject], Q], needs: str) -> Q:
     """``held`` while its C++ object lives, else a new one made as the application's child.
 
-    For the UI thread's few process-wide helpers (the mailbox, the turns): a test's
-    application may end and another begin, taking its children with it.
+    For the UI thread's process-wide helper (the scheduler): a test's application
+    may end and another begin, taking its children with it.
     """
     if held is not None and shiboken6.isValid(held):
         return held
@@ -298,27 +263,26 @@ def app_object(held: Q | None, make: Callable[[QObject], Q], needs: str) -> Q:
     return make(app)
 
 
-def _the_mailbox() -> _Mailbox:
-    global _mailbox
-    _mailbox = app_object(_mailbox, _Mailbox, "background work")
-    return _mailbox
-
-
 def run_in_background(
     work: Callable[[], R],
     deliver: Callable[[R | None, TaskFailure | None], None],
     *,
     owner: QObject | None = None,
+    priority: int = 0,
+    lane: object | None = None,
+    dropped: Callable[[], None] = lambda: None,
 ) -> None:
     """Run ``work()`` on a worker thread; then, on the UI thread, ``deliver(result, failure)``.
 
-    Call it from the UI thread. ``failure`` is ``None`` unless ``work`` raised
-    (its ``task`` is 0: callers number their own tasks). ``deliver`` is skipped
-    when ``owner`` has been destroyed meanwhile: a closed window hears nothing.
-    ``work`` should hold plain data, not QObjects: it runs on another thread.
+    The scheduler's thread lane (services call ``scheduler().in_thread``). Call it
+    from the UI thread. ``failure`` is ``None`` unless ``work`` raised (its ``task``
+    is 0: callers number their own tasks). ``deliver`` is skipped (``dropped()`` is
+    called instead) when ``owner`` has been destroyed meanwhile: a closed window
+    hears nothing. ``work`` should hold plain data, not QObjects: it runs on another
+    thread. Work with the same ``lane`` runs one at a time, in order.
     """
-    mailbox = _the_mailbox()
-    ticket = mailbox.expect(owner, deliver)
+    mailbox = _mailbox
+    ticket = mailbox.expect(owner, deliver, priority, dropped)
     box: list[Callable[[], R]] = [work]
     del work
 
@@ -332,7 +296,8 @@ def run_in_background(
             parcel[2] = TaskFailure(0, exc, traceback.format_exc())
         mailbox.post(ticket, parcel)
 
-    _workers.start(job)
+    _workers.start(job, None if lane is None else id(lane))
+    _wake()
 
 
 def wait_idle(timeout: float) -> bool:
@@ -341,79 +306,13 @@ def wait_idle(timeout: float) -> bool:
 
 
 def collect_now() -> None:
-    """Deliver finished work at once rather than at the next tick (tests, benchmarks)."""
-    if _mailbox is not None and shiboken6.isValid(_mailbox):
-        _mailbox.collect()
+    """Deliver finished work now (the scheduler's passes; tests, benchmarks)."""
+    _mailbox.collect()
 
 
-@dataclass(slots=True)
-class _Task(Generic[S, R]):
-    number: int
-    work: Callable[[S, CancelToken], R]
-    snapshot: S
-    token: CancelToken
-
-
-class TaskRunner(QObject, Generic[S, R]):
-    """Runs one kind of task off the UI thread; the newest submitted task wins."""
-
-    finished = Signal(object)  # TaskResult: the newest task's result
-    superseded = Signal(object)  # TaskResult: a stale result, for callers that reuse parts
-    failed = Signal(object)  # TaskFailure
-    busy_changed = Signal(bool)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        share_interpreter_fairly()
-        self._count = 0
-        self._running: _Task[S, R] | None = None
-        self._queued: _Task[S, R] | None = None
-
-    def submit(self, work: Callable[[S, CancelToken], R], snapshot: S) -> int:
-        """Run ``work(snapshot, token)`` in the background; returns the task's number."""
-        self._count += 1
-        task = _Task(self._count, work, snapshot, CancelToken())
-        if self._running is None:
-            self._start(task)
-            self.busy_changed.emit(True)
-        else:
-            self._running.token.cancel()
-            self._queued = task
-        return task.number
-
-    def cancel(self) -> None:
-        """Drop the queued task and cancel the running one: nothing more reaches ``finished``."""
-        self._queued = None
-        if self._running is not None:
-            self._running.token.cancel()
-
-    def is_busy(self) -> bool:
-        return self._running is not None
-
-    def _start(self, task: _Task[S, R]) -> None:
-        self._running = task
-        run_in_background(
-            lambda: task.work(task.snapshot, task.token),
-            lambda value, failure: self._on_done(task.number, value, failure),
-            owner=self,
-        )
-
-    def _on_done(self, number: int, value: R | None, failure: TaskFailure | None) -> None:
-        task = self._running
-        if task is None or task.number != number:
-            return  # cannot happen: one task runs at a time
-        self._running = None
-        if failure is not None:  # even from a stale task: a failure is never swallowed
-            self.failed.emit(TaskFailure(number, failure.error, failure.traceback))
-        elif task.token.cancelled():
-            self.superseded.emit(TaskResult(number, value))
-        else:
-            self.finished.emit(TaskResult(number, value))
-        queued, self._queued = self._queued, None
-        if queued is not None:
-            self._start(queued)
-        else:
-            self.busy_changed.emit(False)
+def outstanding(upto: int | None = None) -> bool:
+    """Whether thread work (of priority ``upto`` or above) is still to be delivered."""
+    return _mailbox.outstanding(upto)
 
 
 def run_now(work: Callable[[S, CancelToken], Any], snapshot: S) -> Any:

@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 import engine
-from editor.tasks.background import run_in_background
+from editor.tasks.scheduler import Priority, scheduler
 
 #: Packs listed from the folder (``engine.share.MAX_LISTED``): far more than anyone
 #: installs by hand, and few enough that the list (a thumbnail each) opens in a second.
@@ -64,7 +64,7 @@ def read_library(folder: Path) -> Library:
 
 
 class LibraryScanner(QObject):
-    """Reads the folder on the thread pool; ``scanned`` delivers the newest reading."""
+    """Reads the folder on a worker thread; ``scanned`` delivers the newest reading."""
 
     scanned = Signal(object)  # Library
 
@@ -75,10 +75,11 @@ class LibraryScanner(QObject):
     def start(self, folder: Path) -> None:
         self._ticket += 1
         ticket = self._ticket
-        run_in_background(
+        scheduler().in_thread(
+            self,
+            Priority.INPUT,
             lambda: _scan(folder),
             lambda library, failure: self._on_finished(ticket, library),
-            owner=self,
         )
 
     def _on_finished(self, ticket: int, library: Library | None) -> None:

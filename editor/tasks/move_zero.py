@@ -9,8 +9,8 @@ worker thread asks ``engine.Game.preview_automata`` for it, and only while the
 preview is shown.
 
 :class:`MoveZeroFollower` joins the two without blocking the UI thread: an edit
-restarts a short timer, the paths are computed on a worker thread from a copy of
-the level's cell map (stacks are immutable tuples), and a result is dropped when
+makes its job due again after a pause (:mod:`editor.tasks.scheduler`), the paths are computed on a worker thread from the level's
+snapshot (the document play reads, built there), and a result is dropped when
 the level changed again meanwhile. An exception in the worker is raised again on
 the UI thread, never swallowed.
 """
@@ -21,15 +21,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Pos, Stack
 from editor.tasks.analysis import AnalysisService, AnalysisState
-from editor.tasks.background import TaskFailure, run_in_background
+from editor.tasks.background import TaskFailure
+from editor.tasks.scheduler import Priority, scheduler
 
 Cell = tuple[int, int]
 
@@ -157,43 +157,6 @@ def _record(data: Mapping[str, Any], parts: list[str]) -> Mapping[str, Any] | No
     return record if isinstance(record, dict) else None
 
 
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
-    """A level at one moment, taken on the UI thread in well under a millisecond.
-
-    Stacks are immutable tuples, so copying the cell map is enough; the level
-    document is built from it on the worker thread (5,000 entities take longer
-    than a frame to list).
-    """
-
-    level_id: str
-    width: int
-    height: int
-    cells: dict[Pos, Stack]
-    extra: dict[str, Any]
-
-    @classmethod
-    def of(cls, level: LevelDocument) -> _Snapshot:
-        extra = {key: level.authored(key) for key in level.extra}
-        return cls(level.level_id, level.width, level.height, dict(level.cells()), extra)
-
-    def to_data(self) -> dict[str, Any]:
-        """The level document (entity order is immaterial to the preview)."""
-        entities = [
-            {"id": p.id, "kind": p.kind, ("noun" if p.kind == OBJECT else "text"): p.token}
-            | {"x": pos.x, "y": pos.y}
-            for pos, stack in self.cells.items()
-            for p in stack
-        ]
-        return {
-            "id": self.level_id,
-            "width": self.width,
-            "height": self.height,
-            "entities": entities,
-            **self.extra,
-        }
-
-
 class MoveZeroFollower(QObject):
     """The move-0 facts of the session's current level: the shared reading plus ghost paths."""
 
@@ -211,10 +174,7 @@ class MoveZeroFollower(QObject):
         self._wanted = False  # whether the ghost preview is shown
         self._revision = 0  # grows with every change the paths must follow
         self._running = False
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self._start)
+        self._job = scheduler().job(self, Priority.ANALYSIS, self._start, name="ghost paths")
         self._links = Connections()
         analysis.changed.connect(self._on_analysis_changed)
         session.level_changed.connect(self._on_level_changed)
@@ -232,7 +192,7 @@ class MoveZeroFollower(QObject):
     @property
     def pending(self) -> bool:
         """Whether newer facts are on their way (tests wait for this to clear)."""
-        paths_due = self._wanted and (self._timer.isActive() or self._running)
+        paths_due = self._wanted and (self._job.is_due() or self._running)
         return paths_due or not self._analysis.up_to_date
 
     @property
@@ -276,18 +236,19 @@ class MoveZeroFollower(QObject):
     def _schedule(self, *_: object) -> None:
         self._revision += 1
         if self._wanted:
-            self._timer.start()
+            self._job.start(DEBOUNCE_MS)
 
     def _start(self) -> None:
         level = self._session.level
         if level is None or self._running or not self._wanted:
-            return  # a running job restarts the timer when it ends
+            return  # a running job asks again when it ends
         self._running = True
-        revision, snapshot, beats = self._revision, _Snapshot.of(level), self._beats
-        run_in_background(
+        revision, snapshot, beats = self._revision, level.snapshot(), self._beats
+        scheduler().in_thread(
+            self,
+            Priority.ANALYSIS,
             lambda: preview(snapshot.to_data(), beats),
             lambda result, failure: self._on_done(revision, result, failure),
-            owner=self,
         )
 
     def _on_done(self, revision: int, result: object, failure: TaskFailure | None) -> None:
@@ -296,7 +257,7 @@ class MoveZeroFollower(QObject):
             raise failure.error
         if revision != self._revision:
             if self._wanted:
-                self._timer.start()  # the level changed meanwhile: compute again
+                self._job.start(DEBOUNCE_MS)  # the level changed meanwhile: compute again
             return
         if isinstance(result, tuple):
             self._paths = result

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal
 
 import engine
-from editor.tasks.background import run_in_background
+from editor.tasks.scheduler import Priority, scheduler
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Decoded:
 
 
 class ShareDecoder(QObject):
-    """Runs :func:`engine.share.decode` on the thread pool; ``decoded`` on the UI thread."""
+    """Runs :func:`engine.share.decode` on a worker thread; ``decoded`` on the UI thread."""
 
     decoded = Signal(object)  # Decoded
     busy_changed = Signal(bool)
@@ -46,10 +46,11 @@ class ShareDecoder(QObject):
         self._running += 1
         if self._running == 1:
             self.busy_changed.emit(True)
-        run_in_background(
+        scheduler().in_thread(
+            self,
+            Priority.INPUT,
             lambda: _decode(text, source),
             lambda outcome, failure: self._on_finished(ticket, outcome),
-            owner=self,
         )
 
     def _on_finished(self, ticket: int, outcome: Decoded | None) -> None:

@@ -1,26 +1,28 @@
-"""Solving off the UI thread: worker processes, a job pool, and the solver panel's runner.
+"""Solving off the UI thread: the editor's one process pool, and the solver panel's runner.
 
 The solver is pure Python and holds the GIL, so a thread would take turns with
 painting; it runs in processes instead, started with the ``spawn`` method (a Qt
 process must never be forked). ``editor.tasks.solve_worker`` is the child's side
 (Qt-free); this module is the editor's.
 
-:class:`SolverPool` keeps up to ``size`` workers alive between jobs (starting one
-costs about half a second), hands each a job, and polls their pipes from a
-``QTimer`` on the UI thread while work is outstanding: every callback runs on the
-UI thread, and a poll costs microseconds. Inputs are plain data captured when a
-job is submitted (``level.to_data()``), never documents. A pool holds workers only
-while it has work: idle workers wait in a process-wide host, the way
-Qt's global thread pool keeps threads, so the next job or the next
-window's pool reuses them; workers left at exit are terminated.
+**One pool.** Every solver process of the application belongs to one pool
+(``_POOL``): the workers running jobs and the idle ones kept between jobs (starting
+one costs about half a second), so the next job, or the next window, reuses them;
+workers left at exit are terminated. The scheduler (:mod:`editor.tasks.scheduler`)
+reads the pool's pipes in its passes while jobs are outstanding: every callback
+runs on the UI thread, and a read costs microseconds. Inputs are plain data
+captured when a job is submitted (``level.to_data()``), never documents.
 
-Priorities: a pool's workers run at its ``niceness`` over the editor's. The pack
-check's pool runs at the lowest priority (:data:`~editor.tasks.solve_worker.NICENESS`),
-the solver panel's at the editor's own (a solve the author asked for and waits on
-must not share a core's leftovers with the background check). A process cannot
-raise its priority again, so idle workers are kept per niceness. The panel's pool
-starts a worker before the first Solve (:meth:`SolverPool.warm`): spawning one and
-loading the engine takes a second or more, and it was the panel's "starting…".
+**Lanes.** A :class:`SolverPool` is one client's lane of the pool: how many jobs of
+it may run at once (``size``, and ``spare`` more for urgent jobs, so an urgent job
+never waits behind long ones), and at which priority its workers run (``niceness``
+over the editor's). The pack check's lane runs at the lowest priority
+(:data:`~editor.tasks.solve_worker.NICENESS`), the solver panel's at the editor's
+own (a solve the author asked for and waits on must not share a core's leftovers
+with the background check). A process cannot raise its priority again, so idle
+workers are kept per niceness. The panel's lane starts a worker before the first
+Solve (:meth:`SolverPool.warm`): spawning one and loading the engine takes a
+second or more, and it was the panel's "starting…".
 
 Cancel is cooperative and quick (a shared integer the solver reads before every
 expansion, so well under 100 ms); a worker that does not answer within
@@ -39,22 +41,24 @@ import functools
 import itertools
 import multiprocessing
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.context import SpawnProcess
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+import shiboken6
+from PySide6.QtCore import QObject, Signal
 
 import engine
+from editor.tasks.scheduler import Scheduler, scheduler
 from editor.tasks.solve_worker import FOREGROUND, NICENESS, serve
 
 KILL_AFTER = 2.0  # seconds a cancelled job may take to stop before its worker is replaced
-POLL_MS = 15  # how often the pipes are read while jobs run
-MAX_KEPT = 4  # idle workers kept for the next pool
+MAX_KEPT = 4  # idle workers kept for the next job
 _CANCEL_ALL = 2**62
-_job_ids = itertools.count(1)  # one sequence for every pool: workers move between pools
+_job_ids = itertools.count(1)  # one sequence for every lane: workers move between lanes
 
 
 @dataclass(eq=False)
@@ -119,11 +123,48 @@ class _Worker:
             self.process.join(wait)
 
 
-class _Host:
-    """Idle workers kept between pools, so a new window does not start processes again."""
+class _Pool:
+    """The application's one process pool: its idle workers and its lanes.
+
+    Lanes (:class:`SolverPool`) hold the workers running their jobs; a worker with
+    nothing to do comes back here and waits for the next job of its niceness.
+    The scheduler polls the pool, which polls each lane with work.
+    """
 
     def __init__(self) -> None:
         self.idle: list[_Worker] = []
+        self._lanes: list[weakref.ref[SolverPool]] = []  # held weakly: a window's lanes go with it
+        self._polled_by: Scheduler | None = None
+
+    def join(self, lane: SolverPool) -> None:
+        self._lanes.append(weakref.ref(lane))
+        polling = scheduler()
+        if polling is not self._polled_by:  # the first lane, or a new application's
+            self._polled_by = polling
+            polling.add_poller(self)
+
+    def leave(self, lane: SolverPool) -> None:
+        self._lanes = [ref for ref in self._lanes if ref() not in (lane, None)]
+
+    def lanes(self) -> list[SolverPool]:
+        """The living lanes, the author's first (the lowest niceness)."""
+        living = [lane for ref in self._lanes if (lane := ref()) is not None]
+        living = [lane for lane in living if shiboken6.isValid(lane)]
+        return sorted(living, key=lambda lane: lane.niceness)
+
+    def outstanding(self) -> bool:
+        """Whether a lane has jobs queued or running (the scheduler polls while so)."""
+        return any(not lane.idle() for lane in self.lanes())
+
+    def poll(self) -> None:
+        """Read every busy lane's pipes, the author's lanes first."""
+        for lane in self.lanes():
+            if not lane.idle():
+                lane._poll()
+
+    def wake(self) -> None:
+        if self._polled_by is not None and shiboken6.isValid(self._polled_by):
+            self._polled_by.wake()
 
     def acquire(self, niceness: int = NICENESS) -> _Worker:
         while worker := self._take(niceness):
@@ -147,7 +188,7 @@ class _Host:
     def warm(self, niceness: int) -> None:
         """Start a worker of ``niceness`` to wait idle, unless one already does.
 
-        When the host is full, the idle worker kept longest makes room.
+        When the pool keeps its most idle workers, the one kept longest makes room.
         """
         if any(w.niceness == niceness for w in self.idle):
             return
@@ -172,12 +213,12 @@ class _Host:
             worker.reap()
 
 
-_HOST = _Host()
-atexit.register(_HOST.close)
+_POOL = _Pool()
+atexit.register(_POOL.close)
 
 
 def _abandon(workers: list[_Worker]) -> None:
-    """Empty ``workers`` in place: idle ones go back to the host, busy ones end."""
+    """Empty ``workers`` in place: idle ones go back to the pool, busy ones end."""
     taken = list(workers)
     workers.clear()
     for worker in taken:
@@ -185,22 +226,22 @@ def _abandon(workers: list[_Worker]) -> None:
             worker.signal_stop()
     for worker in taken:
         if worker.job is None:
-            _HOST.release(worker)
+            _POOL.release(worker)
         else:
             worker.reap()
 
 
 def kept_worker_pids() -> list[int]:
-    """The idle workers waiting for the next pool (tests: anything else is a leak)."""
-    return [w.process.pid for w in _HOST.idle if w.process.pid is not None]
+    """The idle workers waiting for the next job (tests: anything else is a leak)."""
+    return [w.process.pid for w in _POOL.idle if w.process.pid is not None]
 
 
 def stop_kept_workers() -> None:
-    _HOST.close()
+    _POOL.close()
 
 
 class SolverPool(QObject):
-    """Runs solve and verify jobs on up to ``size`` worker processes.
+    """One lane of the process pool: solve and verify jobs on up to ``size`` workers.
 
     ``spare`` more workers may run urgent jobs only, so an urgent job never
     waits behind long ones. Workers run at ``niceness`` over the editor (default
@@ -222,10 +263,8 @@ class SolverPool(QObject):
         self.jobs_started = 0  # jobs handed to a worker (tests count them)
         self._queue: deque[_Job] = deque()
         self._workers: list[_Worker] = []
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._poll)
-        # A pool deleted without shutdown (its window's close was refused, then the
+        _POOL.join(self)
+        # A lane deleted without shutdown (its window's close was refused, then the
         # window went away) must not leave processes behind: the hook sees only the list.
         self.destroyed.connect(functools.partial(_abandon, self._workers))
 
@@ -279,13 +318,13 @@ class SolverPool(QObject):
     def warm(self) -> None:
         """Have a worker of this pool's priority started and waiting for the first job."""
         if not self._workers:
-            _HOST.warm(self.niceness)
+            _POOL.warm(self.niceness)
 
     def shutdown(self) -> None:
-        """Stop every job now; idle workers are kept for the next pool, busy ones end."""
-        self._timer.stop()
+        """Stop every job now; idle workers are kept for the next job, busy ones end."""
         self._queue.clear()
         _abandon(self._workers)
+        _POOL.leave(self)
 
     # ---------------------------------------------------------------- internal
     def _dispatch(self) -> None:
@@ -296,7 +335,7 @@ class SolverPool(QObject):
                 break
             worker = next((w for w in self._workers if w.job is None), None)
             if worker is None:
-                worker = _HOST.acquire(self.niceness)
+                worker = _POOL.acquire(self.niceness)
                 self._workers.append(worker)
             self._queue.popleft()
             try:
@@ -306,8 +345,8 @@ class SolverPool(QObject):
                 self._queue.appendleft(job)
                 continue
             self.jobs_started += 1
-        if not self.idle() and not self._timer.isActive():
-            self._timer.start()
+        if not self.idle():
+            _POOL.wake()  # the scheduler reads the pipes from its next pass
 
     def _poll(self) -> None:
         now = time.monotonic()
@@ -328,8 +367,7 @@ class SolverPool(QObject):
                 self._retire(worker)  # it ignored the cancel: a fresh worker takes its place
         self._dispatch()
         if self.idle():
-            self._timer.stop()
-            _abandon(self._workers)  # idle workers wait in the host, not in an idle pool
+            _abandon(self._workers)  # idle workers wait in the pool, not in an idle lane
 
     def _handle(self, worker: _Worker, kind: str, job_id: int, data: Any) -> None:
         job = worker.job

@@ -9,39 +9,35 @@ again and, unless an undo brought back known content, it is checked again. The
 current level's job goes first and may use one spare worker, so the level being
 edited is answered quickly even while long searches run.
 
-Work on the UI thread is sliced: keys are computed a few levels at a time, never
-more than :data:`SLICE_MS` per event-loop turn, so a large pack never blocks
-painting. ``LevelStatus`` is what the level list and the solver panel show.
+Work on the UI thread is sliced: keys are computed one level per step of a job of
+the scheduler (:mod:`editor.tasks.scheduler`, at background verification's
+priority), within the budget of each pass of the event loop, so a large pack never
+blocks painting; the scheduler holds it while the author waits for a file operation
+or a check runs on its thread. ``LevelStatus`` is what the level list and the
+solver panel show.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.tasks.background import weak_predicate
+from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.solve import SolverPool
 from editor.tasks.solve_cache import VerdictCache
 
 OPEN_DELAY_MS = 800  # after a pack opens: let the window paint before workers start
 EDIT_DELAY_MS = 400  # after the last edit of a level
-SLICE_MS = 4.0  # with a level's first paint in the same pass, still under 16 ms
-#: A slice in a turn that already did other work (an action, its repaint) takes
-#: only what is left of :data:`SLICE_MS`, but at least this: keying never stops.
-MIN_SLICE_MS = 1.0
-#: How often a held verifier looks again whether the file operation has ended.
-HELD_RETRY_MS = 100
 #: Budgets whose stop depends on the machine (and its load): such verdicts are not cached.
 _MACHINE_BOUND = ("timeout", "memory")
 
@@ -148,15 +144,10 @@ class PackVerifier(QObject):
         self._unkeyed: list[LevelDocument] = []  # a new pack's levels, not yet in _dirty
         self._pack_links = Connections()
         self._submitting = False  # jobs wait until the pack has been open a moment
-        self._delay = QTimer(self)
-        self._delay.setSingleShot(True)
-        self._delay.timeout.connect(self._start_jobs)
-        self._slice = QTimer(self)
-        self._slice.setSingleShot(True)
-        self._slice.setInterval(0)
-        self._slice.timeout.connect(self._pump)
-        self._slice_due = 0.0  # when the slice asked for should run (perf_counter)
-        self._held: Callable[[], bool] = lambda: False
+        #: Jobs may start: after the pack has been open a moment, or after an edit's pause.
+        self._delay = scheduler().job(self, Priority.VERIFY, self._start_jobs, name="verify")
+        #: Key the changed levels, a level per step.
+        self._keying = scheduler().job(self, Priority.VERIFY, self._pump, name="keys")
         self.cache_hits = 0  # levels answered from the cache (tests count them)
         self.jobs_submitted = 0  # levels sent to a worker
         session.pack_changed.connect(self._on_session_pack_changed)
@@ -205,11 +196,11 @@ class PackVerifier(QObject):
             if solved is not None and solved.stopped_by in _MACHINE_BOUND:
                 entry.verdict_key = None
             self._dirty[level] = None
-        self._next_slice(0)
+        self._keying.start()
 
     def shutdown(self) -> None:
         self._delay.stop()
-        self._slice.stop()
+        self._keying.stop()
         self._pack_links.clear()
         self.pool.shutdown()
         self.cache.close()
@@ -229,7 +220,7 @@ class PackVerifier(QObject):
             ]
         )
         self._submitting = False
-        self._next_slice(0)  # the cache answers in the next turns of the event loop
+        self._keying.start()  # the cache answers in the next passes of the event loop
         self._delay.start(OPEN_DELAY_MS)
         self.order_changed.emit()
 
@@ -261,47 +252,32 @@ class PackVerifier(QObject):
             self.pool.cancel(entry.job)
 
     # ------------------------------------------------------------ the work
-    def hold_while(self, busy: Callable[[], bool]) -> None:
-        """Key no level while ``busy()`` (a save or an open under way); held weakly.
-
-        Keying is the UI thread's work (a level's document, encoded and hashed):
-        its slices and a save's own slices ran in the same turns of the event loop,
-        together past a frame. Jobs already running go on; the rest waits.
-        """
-        self._held = weak_predicate(busy)
-
     def _start_jobs(self) -> None:
         self._submitting = True
-        self._next_slice(0)
+        self._keying.start()
 
-    def _next_slice(self, delay_ms: int) -> None:
-        self._slice_due = time.perf_counter() + delay_ms / 1000
-        self._slice.start(delay_ms)
-
-    def _pump(self) -> None:
-        """Key the changed levels and answer each from the cache or with a job, in slices.
+    def _pump(self) -> Iterator[object]:
+        """Key the changed levels and answer each from the cache or with a job, a level
+        per step, the current level first (also when the author switches meanwhile).
 
         Before jobs may start (just after opening) only the cache answers; the
         other levels stay "checking" until the delay ends.
         """
-        if self._held():
-            self._next_slice(HELD_RETRY_MS)
-            return
-        began = time.perf_counter()
-        # Asked for at the end of the last slice, a zero timer fires in the next turn
-        # of the event loop: what came before it in that turn (an action, its
-        # repaint) is lateness, and the slice takes only what the turn has left.
-        # Keying beside an Add Level and its repaint made one 15-20 ms turn.
-        late = max(0.0, (began - self._slice_due) * 1000)
-        budget = max(MIN_SLICE_MS, SLICE_MS - late)
         if self._unkeyed:  # a new pack's levels, after any edited since it opened
             self._dirty.update(dict.fromkeys(self._unkeyed))
             self._unkeyed = []
-        current = self.session.level
-        for level in self._slice_order(current):
-            if (time.perf_counter() - began) * 1000 > budget:
-                self._next_slice(0)
-                return
+        order = self._slice_order(self.session.level)
+        seen: set[LevelDocument] = set()
+        place = 0
+        while place < len(order):
+            current = self.session.level
+            if current is not None and current in self._dirty and current not in seen:
+                level = current
+            else:
+                level, place = order[place], place + 1
+                if level in seen or level not in self._dirty:
+                    continue  # done already, or answered since
+            seen.add(level)
             entry = self._entry(level)
             if entry is None:
                 del self._dirty[level]
@@ -312,6 +288,7 @@ class PackVerifier(QObject):
                 entry.key, entry.dirty = engine.verdict_key(data, self.settings), False
             if self._settle(level, entry, entry.key, data, urgent=level is current):
                 del self._dirty[level]
+            yield None
 
     def _slice_order(self, current: LevelDocument | None) -> list[LevelDocument]:
         """The levels to key, the current one first.

@@ -14,30 +14,35 @@ every report and checks everything.
 
 On the UI thread an edit costs a version count; a check costs a snapshot — the
 pack's own fields, the levels' keys in order (kept until levels are added, removed
-or moved), a copy of the map of kept reports, and ``level.to_data()`` of each level
-to re-read, taken in slices of at most ``SLICE_SECONDS`` so a full check of a large
-pack never blocks — and, when it finishes, swapping the rows in. A result of a pack
-that changed meanwhile is never shown (the next check is already scheduled); its
-reports of levels that did not change are kept.
+or moved), a copy of the map of kept reports, and ``level.written()`` of each level
+to re-read, taken one level per step of a sliced job of the scheduler
+(:mod:`editor.tasks.scheduler`, at the Problems check's priority) so a full check
+of a large pack never blocks — and, when it finishes, swapping the rows in. A
+result of a pack that changed meanwhile is never shown (the next check is already
+scheduled); its reports of levels that did not change are kept.
+
+Saving asks :meth:`PackValidator.ask_errors` for the pack's errors, whatever panel
+shows them: the current result answers at once, else the scheduled check starts
+now and answers; if that check fails, the whole pack is checked the engine's way.
 """
 
 from __future__ import annotations
 
 import itertools
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.tasks.background import TaskFailure, TaskResult, TaskRunner
+from editor.tasks.background import TaskFailure, TaskResult
 from editor.tasks.progress import Progress
-from editor.tasks.turns import in_own_turn
+from editor.tasks.scheduler import Priority, TaskRunner, scheduler
 from editor.tasks.validation_check import (
     CHANGED,
     ERROR,
@@ -57,7 +62,6 @@ __all__ = [
     "DEBOUNCE_MS",
     "ERROR",
     "SEVERITIES",
-    "SLICE_SECONDS",
     "WARNING",
     "EntityTarget",
     "PackValidator",
@@ -67,8 +71,13 @@ __all__ = [
 
 #: Quiet time after an edit before the pack is checked again.
 DEBOUNCE_MS = 80
-#: The longest the UI thread spends taking snapshots before it lets events in.
-SLICE_SECONDS = 0.004
+#: How many levels' keys cost a millisecond of the UI thread (a new pack's are all
+#: given in one step: 10,000 in 3-4 ms); its first list of problems costs about as
+#: much to show, so it waits for a pass with room for it.
+KEYS_PER_MS = 2_500
+
+#: What a save waits for: the pack's errors, or why they could not be found.
+Answer = Callable[[list[engine.Problem] | TaskFailure], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,20 +99,6 @@ class _First:
     generation: int  # the pack's generation it stands for: any change since drops it
 
 
-@dataclass(slots=True)
-class _Collecting:
-    """A snapshot being taken, a slice at a time."""
-
-    generation: int
-    shell: dict[str, object]
-    name: str
-    order: tuple[int, ...]
-    kept: dict[int, KeptLevel]
-    missing: list[int]  # keys still to read, in pack order
-    full: bool
-    docs: dict[int, LevelDoc] = field(default_factory=dict)
-
-
 class PackValidator(QObject):
     """Keeps the open pack's problem rows current; see the module docstring."""
 
@@ -121,7 +116,6 @@ class PackValidator(QObject):
         self._order: tuple[int, ...] | None = None  # keys in pack order; None: to rebuild
         self._next_key = 0
         self._generation = 0
-        self._collecting: _Collecting | None = None
         self._full_pending = False
         self._seeds: _Seeds | None = None
         #: The adopted pack's first check, made while it was opened, and the generation
@@ -136,23 +130,18 @@ class PackValidator(QObject):
         self.lint_budget = engine.LINT_WORK_BUDGET
         self.result: ValidationResult | None = None
         self.last_failure: TaskFailure | None = None
-        self._runner: TaskRunner[Snapshot, ValidationResult] = TaskRunner(self)
+        self._runner: TaskRunner[Snapshot, ValidationResult] = TaskRunner(
+            self, priority=Priority.PROBLEMS
+        )
         self._runner.finished.connect(self._on_runner_finished)
         self._runner.superseded.connect(lambda outcome: self._keep(outcome.value))
         self._runner.failed.connect(self._on_runner_failed)
         self._runner.busy_changed.connect(lambda _busy: self.busy_changed.emit(self.is_busy()))
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self._start)
-        self._soon = False  # a new pack's first check waits for its own turn (turns.py)
-        # Set when a new pack's levels were keyed in the turn before its first check:
-        # the first key they were given then (``None``: keys had been given before).
-        self._prekeyed: tuple[int | None] | None = None
-        self._slicer = QTimer(self)
-        self._slicer.setSingleShot(True)
-        self._slicer.setInterval(0)
-        self._slicer.timeout.connect(self._collect)
+        #: The check: due after the author pauses, its snapshot taken in steps.
+        self._check = scheduler().job(self, Priority.PROBLEMS, self._check_steps, name="check")
+        #: A save's question when the check failed: the whole pack, the engine's way.
+        self._whole = scheduler().job(self, Priority.INPUT, self._whole_steps, name="whole")
+        self._asking: list[Answer] = []  # saves waiting for the errors
         self._pack_links = Connections()
         session.pack_changed.connect(self._on_session_pack_changed)
         if session.pack is not None:
@@ -173,8 +162,29 @@ class PackValidator(QObject):
 
     def check_now(self) -> None:
         """Start the check an edit scheduled without waiting for the author to pause."""
-        if self._timer.isActive() or self._soon:
-            self._start()
+        if self._check.is_due():
+            self._check.run_now()
+
+    def ask_errors(self, answer: Answer) -> None:
+        """``answer(errors)`` as soon as the pack's errors as it is now are known.
+
+        The errors are ``engine.load_pack``'s, in its order. At once when the result
+        is current; else the check an edit scheduled starts now (its progress is
+        :attr:`progress`) and answers when it ends. When a check fails, the whole
+        pack is checked the engine's way instead (``engine.load_pack`` off the UI
+        thread); when that fails too, ``answer`` gets the failure.
+        """
+        errors = self.current_errors()
+        if errors is not None:
+            answer(errors)
+            return
+        self._asking.append(answer)
+        if self._check.is_pending() or self._runner.is_busy():
+            self.check_now()
+        elif self.last_failure is not None:
+            self._whole.run_now()
+        else:
+            self._changed(delay=False)
 
     def is_current(self) -> bool:
         """Whether ``result`` describes the pack exactly as it is now (no edit since)."""
@@ -207,12 +217,7 @@ class PackValidator(QObject):
         self._seeds = _Seeds(pack, tuple(reports), first, first_key)
 
     def is_busy(self) -> bool:
-        return (
-            self._timer.isActive()
-            or self._soon
-            or self._collecting is not None
-            or self._runner.is_busy()
-        )
+        return self._check.is_pending() or self._runner.is_busy() or self._whole.is_pending()
 
     def is_checking(self) -> bool:
         """Whether a check runs on the background thread right now."""
@@ -230,8 +235,8 @@ class PackValidator(QObject):
 
     # ------------------------------------------------------------- following
     def _on_session_pack_changed(self, pack: PackDocument) -> None:
-        # The levels are keyed by the first check (``_start``, a turn later), not here:
-        # this turn is the one in which every panel takes the new pack.
+        # The levels are keyed by the first check (a pass later), not here: this
+        # pass is the one in which every panel takes the new pack.
         self._pack = pack
         self._keys = {}
         self._by_key = {}
@@ -243,7 +248,7 @@ class PackValidator(QObject):
         if seeds is not None and seeds.pack is not pack:
             seeds = None  # made when another pack was opened
         self._first = None
-        self._prekeyed = None
+        self._whole.stop()
         self._seeded = (pack.levels, seeds.reports) if seeds is not None else None
         self._pack_links.follow(
             [
@@ -311,38 +316,18 @@ class PackValidator(QObject):
         return tuple(map(keys.__getitem__, levels))
 
     def _changed(self, *, delay: bool = True, soon: bool = False) -> None:
-        """Schedule a check: after the author pauses (``delay``), in a turn of the event
-        loop of its own (``soon``: a new pack, whose adoption already fills this turn,
-        and other panels take theirs), or now."""
+        """Schedule a check: after the author pauses (``delay``), in a later pass
+        (``soon``: a new pack, whose adoption already fills this pass), or now."""
         self._generation += 1
         if soon:
-            self._timer.stop()
-            if not self._soon:
-                self._soon = True
-                in_own_turn(self, self._start_soon)
+            self._check.start()
         elif delay:
-            self._timer.start(DEBOUNCE_MS)
+            self._check.start(DEBOUNCE_MS)
         else:
-            self._timer.stop()
-            self._start()
+            self._check.run_now()
         self.busy_changed.emit(True)
 
     # ------------------------------------------------------------ snapshots
-    def _start_soon(self) -> None:
-        """A new pack's first check: its levels keyed in one turn, the check in the next.
-
-        Keying 10,000 levels and showing the list the open made are 3-4 ms each; in
-        one turn, with that turn's repaints, they passed 16 ms.
-        """
-        if not self._soon:  # a check started meanwhile (check_now, F7)
-            return
-        pack = self._pack
-        if pack is not None and self._order is None:
-            self._prekeyed = self._key_order(pack)
-            in_own_turn(self, self._start_soon)
-            return
-        self._start()
-
     def _key_order(self, pack: PackDocument) -> tuple[int | None]:
         """Key the pack's levels in play order (``_order``); the first key a fresh pack's
         levels were given, or ``None`` when keys had been given before."""
@@ -350,67 +335,78 @@ class PackValidator(QObject):
         self._order = self._keyed(pack.levels)
         return (base,)
 
-    def _start(self) -> None:
-        self._timer.stop()
-        self._soon = False
+    def _check_steps(self) -> Iterator[object]:
+        """The check, in steps: key the levels (a new pack's), then read each level to
+        re-check, then hand the snapshot to the thread.
+
+        Keying 10,000 levels and showing the list the open made are 3-4 ms each; in
+        one pass, with that pass's repaints, they passed 16 ms: the step after the
+        keying says what it costs, so it waits for a pass with room.
+        """
         pack = self._pack
         if pack is None:
             return
         first, self._first = self._first, None
-        prekeyed, self._prekeyed = self._prekeyed, None
+        prekeyed = None
         if self._order is None:
             prekeyed = self._key_order(pack)
+            yield len(self._order or ()) / KEYS_PER_MS
         if prekeyed is not None and first is not None and self._show_first(pack, first, *prekeyed):
             return
         order = self._order
-        assert order is not None  # keyed above, or in the turn before
+        assert order is not None  # keyed above, or by an earlier check
         missing = [key for key in order if key not in self._kept]
         path = pack.path
         name = "<pack>" if path is None else path.stem if path.suffix == ".json" else path.name
-        self._collecting = _Collecting(
-            self._generation,
-            pack.shell_data(),
+        generation, full = self._generation, self._full_pending
+        shell, kept = pack.shell_data(), dict(self._kept)
+        self._full_pending = False
+        docs: dict[int, LevelDoc] = {}
+        for key in missing:
+            level = self._by_key[key]
+            docs[key] = LevelDoc(self._versions.get(key, 0), level.written(), level.entity_count())
+            yield None
+        earlier = self.result.reuse if self.result is not None and not full else None
+        snapshot = Snapshot(
+            generation,
+            shell,
             name,
             order,
-            dict(self._kept),
-            missing,
-            self._full_pending,
-        )
-        self._full_pending = False
-        self._collect()
-
-    def _collect(self) -> None:
-        """Read the next slice of levels to re-check; submit once all are read."""
-        job = self._collecting
-        if job is None:
-            return
-        started = time.perf_counter()
-        while len(job.docs) < len(job.missing):
-            key = job.missing[len(job.docs)]
-            level = self._by_key[key]
-            job.docs[key] = LevelDoc(
-                self._versions.get(key, 0), level.written(), level.entity_count()
-            )
-            if time.perf_counter() - started > SLICE_SECONDS:
-                self._slicer.start()  # let the author's events in, then go on
-                return
-        self._collecting = None
-        pack = self._pack
-        earlier = self.result.reuse if self.result is not None and not job.full else None
-        snapshot = Snapshot(
-            job.generation,
-            job.shell,
-            job.name,
-            job.order,
-            job.kept,
-            job.docs,
-            pack.changed_on_open if pack is not None else (),
-            job.full,
+            kept,
+            docs,
+            pack.changed_on_open,
+            full,
             earlier,
             self.progress,
             lint_budget=self.lint_budget,
         )
         self._runner.submit(check, snapshot)
+
+    def _whole_steps(self) -> Iterator[object]:
+        """The whole pack's errors the engine's way, for a save whose check failed."""
+        pack = self._pack
+        if pack is None:
+            return
+        data = pack.shell_data()
+        levels: list[Any] = []
+        self.progress.begin("Collecting levels", pack.level_count())
+        for level in pack.levels:
+            levels.append(level.written())
+            self.progress.step()
+            yield None
+        if levels or isinstance(data.get("levels"), list):  # else: kept as the file wrote it
+            data["levels"] = levels
+        self.progress.begin("Checking the pack")
+        scheduler().in_thread(self, Priority.INPUT, lambda: _engine_errors(data), self._answered)
+
+    def _answered(self, errors: list[engine.Problem] | None, failure: TaskFailure | None) -> None:
+        asking, self._asking = self._asking, []
+        reply: list[engine.Problem] | TaskFailure = (
+            errors if failure is None and errors is not None else failure or _NO_ANSWER
+        )
+        for answer in asking:
+            answer(reply)
+        self.busy_changed.emit(self.is_busy())
 
     def _show_first(self, pack: PackDocument, first: _First, base: int | None) -> bool:
         """Show the check made while the pack was opened, if it is of the pack as it is."""
@@ -426,6 +422,8 @@ class PackValidator(QObject):
         self.result = replace(first.result, generation=self._generation)
         self.last_failure = None
         self.results_changed.emit(self.result)
+        if self._asking:
+            self._answered(list(self.result.errors), None)
         self.busy_changed.emit(self.is_busy())
         return True
 
@@ -443,9 +441,28 @@ class PackValidator(QObject):
             self.result = result  # else: the check already scheduled shows the pack as it is
             self.last_failure = None
             self.results_changed.emit(result)
+        if self._asking:
+            if self.is_current():
+                self._answered(list(result.errors), None)
+            elif not self._runner.is_busy():
+                self.check_now()  # an edit since: its check, now
         self.busy_changed.emit(self.is_busy())
 
     def _on_runner_failed(self, failure: TaskFailure) -> None:
         self.last_failure = failure
         self.failed.emit(f"{failure}\n{failure.traceback}")
+        if self._asking and not self._runner.is_busy():
+            self._whole.run_now()
         self.busy_changed.emit(self.is_busy())
+
+
+_NO_ANSWER = TaskFailure(0, RuntimeError("no answer"), "")
+
+
+def _engine_errors(data: dict[str, Any]) -> list[engine.Problem]:
+    """``engine.load_pack``'s errors of a pack document (none: it loads)."""
+    try:
+        engine.load_pack(data)
+    except engine.ValidationError as exc:
+        return list(exc.errors)
+    return []

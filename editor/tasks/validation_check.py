@@ -18,12 +18,8 @@ from typing import Any
 
 import engine
 from editor.documents.reading import is_int
-from editor.tasks.background import (
-    CancelToken,
-    collector_paused,
-    freeze_if_large,
-    yield_to_ui,
-)
+from editor.tasks.background import CancelToken, yield_to_ui
+from editor.tasks.collector import collector_paused, freeze_if_large
 from editor.tasks.progress import Progress
 
 ERROR, WARNING, CHANGED = "error", "warning", "changed"
@@ -167,7 +163,7 @@ def check(snapshot: Snapshot, token: CancelToken, *, freeze: bool = True) -> Val
             given = snapshot.docs.get(key)
             if given is None:
                 raise ValueError(f"level {key} has neither a document nor a report to use")
-            with collector_paused():  # its temporaries die young (background.py)
+            with collector_paused():  # its temporaries die young (collector.py)
                 work = engine.lint_work(snapshot.lint_budget)  # the level's own
                 report = engine.report_level(given.doc, nouns=nouns, work=work)
                 entry = fresh[key] = kept_level(given, report)

@@ -6,8 +6,9 @@ at the new size, and a 64x64 level with 5,000 entities has hundreds of distinct
 stacks. So a paint never waits for all of them. It draws the exact picture when
 it has one (or when the renderer makes one quickly), the previous size's picture
 scaled when the zoom just changed, and otherwise a flat block in the top entity's
-colour; the missing pictures are then drawn a few milliseconds at a time from the
-event loop, and each batch repaints just its cells. Small levels (at most
+colour; the missing pictures are then drawn a few milliseconds at a time, a batch
+a step of a job of the editor's scheduler (``editor.tasks.scheduler``, with what
+views owe the screen), and each batch repaints just its cells. Small levels (at most
 ``EXACT_FIRST`` non-empty cells) are always drawn exactly at once.
 
 Once a paint's budget is spent, a cell without a picture costs a dictionary
@@ -20,12 +21,13 @@ them. Refinement goes column by column, so each batch repaints a narrow band.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QPainter, QPixmap
 
 from editor.documents.values import Piece, Pos, Stack, Stamp, signature
+from editor.tasks.scheduler import Priority, scheduler
 from editor.views.tiles import TileRenderer
 
 #: A level of at most this many non-empty cells is always drawn exactly at once
@@ -51,9 +53,7 @@ class CellPictures(QObject):
         self._pending: dict[Pos, Stack] = {}
         self._sorted = True  # the pending cells are in column order (cheap bands to repaint)
         self._blocks: dict[tuple[str, str], QPixmap] = {}  # stand-ins by top stamp, this size
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._refine)
+        self._refining = scheduler().job(self, Priority.INPUT, self._batches, name="cell pictures")
         self._source: Mapping[Pos, Stack] = {}
 
     def set_size(self, size: int) -> None:
@@ -86,7 +86,7 @@ class CellPictures(QObject):
         self._stale.clear()
         self._pending.clear()
         self._blocks.clear()
-        self._timer.stop()
+        self._refining.stop()
 
     def forget_all(self) -> None:
         """Another level, or a resized one: nothing worked out before is right any more."""
@@ -95,7 +95,7 @@ class CellPictures(QObject):
 
     def finish(self) -> None:
         """Draw every pending picture now (screenshots and exports want the exact board)."""
-        self._timer.stop()
+        self._refining.stop()
         for pos, stack in list(self._pending.items()):
             self._exact[pos] = self._renderer.stack(self._look(pos, stack), self._size)
             self._stale.pop(pos, None)
@@ -136,6 +136,13 @@ class CellPictures(QObject):
                 )
         return block
 
+    def _batches(self) -> Iterator[float]:
+        """The scheduler's steps: a batch each, until no cell waits (each about
+        :data:`BATCH_BUDGET_S`: a step so long begins only first in a pass)."""
+        while self._pending:
+            self._refine()
+            yield BATCH_BUDGET_S * 1000
+
     def _refine(self) -> None:
         """One batch: exact pictures for as many waiting cells as fit in the time budget."""
         deadline = time.perf_counter() + BATCH_BUDGET_S
@@ -151,8 +158,6 @@ class CellPictures(QObject):
             self._exact[pos] = self._renderer.stack(self._look(pos, stack), self._size)
             self._stale.pop(pos, None)
             done.append(pos)
-        if self._pending:
-            self._timer.start(0)
         if done:
             self.refined.emit(done)
 
@@ -201,9 +206,9 @@ class PaintPictures:
         return None if pos in cells._stale else cells._block(stack[-1])
 
     def end(self) -> None:
-        """The paint is over: the cells it left waiting get their pictures from the event loop."""
+        """The paint is over: the cells it left waiting get their pictures in later passes."""
         cells = self._cells
         if self._waited:
             cells._sorted = False
-            if not cells._timer.isActive():
-                cells._timer.start(0)
+            if not cells._refining.is_pending():
+                cells._refining.start()

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal, qVersion
+from PySide6.QtCore import Qt, QUrl, Signal, qVersion
 from PySide6.QtGui import QAction, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
@@ -34,6 +34,7 @@ from editor.connections import Connections
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, WORD, Stamp
+from editor.tasks.scheduler import Priority, scheduler
 from editor.views.keys import plain_text, shown_keys
 from editor.views.tiles import TileRenderer
 
@@ -304,10 +305,7 @@ class WelcomePanel(QWidget):
         self._pack_links = Connections()
         # Tiles in the pack's colours and theme, a turn after the look changes: the
         # look changes in the turn that adopts a pack, which every panel already fills.
-        self._refresh_later = QTimer(self)
-        self._refresh_later.setSingleShot(True)
-        self._refresh_later.setInterval(0)
-        self._refresh_later.timeout.connect(self.refresh)
+        self._refresh_later = scheduler().job(self, Priority.INPUT, self.refresh, name="welcome")
         renderer.look.changed.connect(self._refresh_later.start)
         session.pack_changed.connect(self._on_pack_changed)
         button = QPushButton("Got it", self)

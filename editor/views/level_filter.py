@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QListView, QWidget
 
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
+from editor.tasks.scheduler import Priority, scheduler
 from editor.views.verdict_style import STATUS_MEANINGS
 
 if TYPE_CHECKING:
@@ -63,11 +64,8 @@ class LevelFilterBar(QWidget):
             self.status.addItem(kind, kind)
             self.status.setItemData(self.status.count() - 1, meaning, Qt.ItemDataRole.ToolTipRole)
         self.status.setEnabled(False)  # until statuses are shown
-        self._later = QTimer(self)
-        self._later.setSingleShot(True)
-        self._later.setInterval(SEARCH_DELAY_MS)
-        self._later.timeout.connect(self.apply)
-        self.search.textChanged.connect(lambda _t: self._later.start())
+        self._later = scheduler().job(self, Priority.INPUT, self.apply, name="level search")
+        self.search.textChanged.connect(lambda _t: self._later.start(SEARCH_DELAY_MS))
         self.search.enter.connect(self._open_first)
         self.search.down.connect(self._to_list)
         self.status.currentIndexChanged.connect(lambda _i: self.apply())
@@ -167,7 +165,9 @@ class LevelFilterBar(QWidget):
     def _on_rows_changed(self, *_: object) -> None:
         self._search_texts = None  # a level came, went, moved or was renamed
         if self.filtering():
-            self._later.start()  # a row that came or moved is matched with the others
+            self._later.start(
+                SEARCH_DELAY_MS
+            )  # a row that came or moved is matched with the others
 
     def _on_data_changed(self, _first: QModelIndex, _last: QModelIndex, roles: list[int]) -> None:
         """A level renamed (its id or title): its text is searched again. A status

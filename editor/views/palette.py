@@ -9,7 +9,7 @@ that opted into the frail mechanic; elsewhere it is listed greyed out.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -26,6 +26,7 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, WORD, Stamp, WordRole, vocabulary
 from editor.resources import icon
+from editor.tasks.scheduler import Priority, scheduler
 from editor.views.tiles import TileRenderer
 
 STAMP_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -88,13 +89,10 @@ class PaletteWidget(QWidget):
         layout.addWidget(self.tree, 1)
         QShortcut(QKeySequence.StandardKey.Find, self, self.search.setFocus)
 
-        self._rebuild_timer = QTimer(self)
-        self._rebuild_timer.setSingleShot(True)
-        self._rebuild_timer.setInterval(REBUILD_DELAY_MS)
-        self._rebuild_timer.timeout.connect(self._current)
+        self._rebuilding = scheduler().job(self, Priority.INPUT, self._current, name="palette")
         session.pack_changed.connect(self._on_session_pack_changed)
         session.stamp_changed.connect(self._on_session_stamp_changed)
-        renderer.look.changed.connect(self._rebuild_timer.start)
+        renderer.look.changed.connect(self._on_look_changed)
         if session.pack is not None:
             self._on_session_pack_changed(session.pack)
         self._current()
@@ -117,6 +115,9 @@ class PaletteWidget(QWidget):
             raise ValueError(f"{stamp.token} is not offered: this level has not opted in")
         self.tree.setCurrentItem(item)
 
+    def _on_look_changed(self) -> None:
+        self._rebuilding.start(REBUILD_DELAY_MS)
+
     def _stale(self) -> bool:
         return self._built_for != self._renderer.look.revision
 
@@ -127,7 +128,7 @@ class PaletteWidget(QWidget):
 
     def rebuild(self) -> None:
         """Refill from the pack's nouns and the level's vocabulary."""
-        self._rebuild_timer.stop()
+        self._rebuilding.stop()
         look = self._renderer.look
         self._built_for = look.revision  # first: a signal of the clearing sees it current
         self.tree.clear()

@@ -1,26 +1,26 @@
 """Thumbnails drawn a few at a time, so a list of a thousand levels never freezes the window.
 
 Pictures need the UI thread (the renderer draws pixmaps), so instead of a worker
-a zero-interval timer draws thumbnails until a time budget is spent, then yields
-to the event loop; ``ready`` hands each one over as it is drawn.
+a sliced job of the editor's scheduler (``editor.tasks.scheduler``, with what views
+owe the screen) draws them a picture a step, within each pass's budget; ``ready``
+hands each one over as it is drawn.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 import engine
+from editor.tasks.scheduler import Priority, scheduler
 from editor.views.pictures import Board, PictureError, look_for, thumbnail
 from editor.views.theme import Theme
 from editor.views.tiles import TileRenderer
 
-#: Milliseconds of drawing per turn of the event loop (a frame is 16 ms).
-BUDGET_MS = 8.0
 #: Renderers kept at once (one per pack and kind of level); their tile caches are small.
 MAX_RENDERERS = 32
 
@@ -35,11 +35,11 @@ class ThumbnailJob:
 
 
 class Thumbnails(QObject):
-    """Draws the jobs' thumbnails in slices of about :data:`BUDGET_MS` each.
+    """Draws the jobs' thumbnails, a picture a step of one job of the scheduler.
 
-    A slice stops before a picture that would likely overrun the budget (judged by
-    the slowest picture so far), so only a first, unusually slow picture can make a
-    slice longer. Each kind of level (the pack's nouns and the level's mechanic
+    Each step tells the scheduler the next picture may take as long as the slowest
+    so far, so a pass stops before a picture that would likely overrun its budget
+    and only a first, unusually slow picture can make a pass longer. Each kind of level (the pack's nouns and the level's mechanic
     words) keeps its own renderer, so tiles drawn for one level are reused by the
     next instead of being drawn again.
     """
@@ -55,14 +55,13 @@ class Thumbnails(QObject):
         self._size = (width, height)
         self._jobs: list[ThumbnailJob] = []
         self._next = 0
-        self._timer = QTimer(self)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._slice)
+        self._drawing = scheduler().job(self, Priority.INPUT, self._steps, name="thumbnails")
         self._renderers: dict[
             tuple[int, frozenset[str], bool], tuple[dict[str, engine.NounStyle], TileRenderer]
         ] = {}
         self._slowest_ms = 0.0
-        #: The longest slice so far, in milliseconds (bench/bench_share.py reads it).
+        #: The most time pictures took in one pass of the scheduler so far, in
+        #: milliseconds (bench/bench_share.py reads it).
         self.longest_slice_ms = 0.0
 
     @property
@@ -72,31 +71,33 @@ class Thumbnails(QObject):
     def draw(self, jobs: Sequence[ThumbnailJob]) -> None:
         """Draw these (after any still pending)."""
         self._jobs.extend(jobs)
-        if self.pending and not self._timer.isActive():
-            self._timer.start()
+        if self.pending and not self._drawing.is_pending():
+            self._drawing.start()
 
     def stop(self) -> None:
-        self._timer.stop()
+        self._drawing.stop()
         self._jobs, self._next = [], 0
 
-    def _slice(self) -> None:
-        started = time.perf_counter()
-        first = self._next
-        while self._next < len(self._jobs):
-            elapsed = (time.perf_counter() - started) * 1000
-            if self._next > first and elapsed + self._slowest_ms > BUDGET_MS:
-                break  # the next picture might overrun: leave it to the next slice
-            job = self._jobs[self._next]
-            self._next += 1
-            before = time.perf_counter()
-            picture = self._picture(job)
-            self._slowest_ms = max(self._slowest_ms, (time.perf_counter() - before) * 1000)
-            self.ready.emit(job.key, picture)
-        self.longest_slice_ms = max(self.longest_slice_ms, (time.perf_counter() - started) * 1000)
-        if not self.pending:
-            self._timer.stop()
+    def _steps(self) -> Iterator[float]:
+        passes = scheduler()
+        in_pass, pass_began = -1, 0.0  # the pass the last picture was drawn in, and when
+        while True:
+            while self._next < len(self._jobs):
+                job = self._jobs[self._next]
+                self._next += 1
+                before = time.perf_counter()
+                if passes.passes != in_pass:
+                    in_pass, pass_began = passes.passes, before
+                picture = self._picture(job)
+                after = time.perf_counter()
+                self._slowest_ms = max(self._slowest_ms, (after - before) * 1000)
+                self.longest_slice_ms = max(self.longest_slice_ms, (after - pass_began) * 1000)
+                self.ready.emit(job.key, picture)
+                yield self._slowest_ms  # the next picture may take as long
             self._jobs, self._next = [], 0
             self.finished.emit()
+            if not self.pending:  # (unless a listener asked for more)
+                return
 
     def _picture(self, job: ThumbnailJob) -> QImage:
         level = job.level

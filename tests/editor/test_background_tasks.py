@@ -8,15 +8,8 @@ from typing import ClassVar
 import shiboken6
 from PySide6.QtCore import QObject
 
-from editor.tasks.background import (
-    CancelToken,
-    TaskFailure,
-    TaskResult,
-    TaskRunner,
-    collect_now,
-    run_in_background,
-    wait_idle,
-)
+from editor.tasks.background import CancelToken, TaskFailure, TaskResult, collect_now, wait_idle
+from editor.tasks.scheduler import Priority, TaskRunner, scheduler
 
 
 class Gate:
@@ -145,7 +138,9 @@ def test_results_arrive_and_what_the_work_held_is_released_on_the_ui_thread(qtbo
         return Tracked()
 
     del held
-    run_in_background(work, lambda value, failure: got.append((value, failure)))
+    scheduler().in_thread(
+        None, Priority.INPUT, work, lambda value, failure: got.append((value, failure))
+    )
     del work
     qtbot.waitUntil(lambda: bool(got), timeout=5000)
     assert ran_on != [threading.get_ident()]
@@ -164,8 +159,8 @@ def test_a_failure_is_delivered_and_a_destroyed_owner_hears_nothing(qtbot) -> No
     def boom() -> int:
         raise ValueError("boom")
 
-    run_in_background(boom, lambda _v, failure: failures.append(failure))
-    run_in_background(lambda: 1, lambda value, _f: heard.append(value), owner=owner)
+    scheduler().in_thread(None, Priority.INPUT, boom, lambda _v, failure: failures.append(failure))
+    scheduler().in_thread(owner, Priority.INPUT, lambda: 1, lambda value, _f: heard.append(value))
     shiboken6.delete(owner)
     qtbot.waitUntil(lambda: bool(failures), timeout=5000)
     assert wait_idle(5.0)

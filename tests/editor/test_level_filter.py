@@ -45,7 +45,7 @@ def type_search(qtbot: Any, window: MainWindow, text: str) -> None:
     field.setFocus()
     field.selectAll()
     QTest.keyClicks(field, text)
-    qtbot.waitUntil(lambda: not window.level_list.filter_bar._later.isActive())
+    qtbot.waitUntil(lambda: not window.level_list.filter_bar._later.is_pending())
 
 
 def test_typing_in_the_search_shows_the_levels_whose_title_or_id_matches(

@@ -9,7 +9,8 @@ from types import FrameType
 from PySide6.QtCore import QModelIndex, Qt
 
 from editor.documents.level import list_names
-from editor.documents.pack import SEARCHES_BEFORE_ROWS, PackDocument
+from editor.documents.level_index import SEARCHES_BEFORE_ROWS
+from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
 from editor.views.level_list import FILL_LATER_FROM, LevelListPanel, LevelsModel
@@ -116,6 +117,29 @@ def test_the_list_highlights_the_current_level_after_every_level_action(make_win
         row = pack.row_of(window.level)
         assert window.level_list.current_row() == row, action
         assert view.currentIndex().data() == (window.level.title or window.level.level_id)
+
+
+def test_deleting_a_level_shows_the_one_after_it_once(make_window) -> None:
+    """The level that followed a deleted one is shown, and only it: the list's view
+    moved its highlight off the removed row as the row went and took the level one
+    further on (the panels filled twice, for the neighbour and then that one)."""
+    window = make_window()
+    pack = window.pack
+    for _ in range(4):
+        trigger(window, "actionAddLevel")
+    shown: list[object] = []
+    window.session.level_changed.connect(shown.append)
+    for action in ("actionDeleteLevel", "actionUndo"):
+        if action == "actionUndo":  # the undo takes a new level at row 2 away
+            window.session.set_level(pack.levels[1])
+            trigger(window, "actionAddLevel")
+        window.session.set_level(pack.levels[2])
+        after = pack.levels[3]
+        shown.clear()
+        trigger(window, action)
+        assert shown == [after], action
+        assert window.level is after
+        assert window.level_list.current_row() == pack.row_of(after) == 2
 
 
 def test_level_properties_resize_with_an_anchor(make_window, dialogs) -> None:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QProgressBar
 
 import editor.dialogs.progress
 import editor.io.files
-import editor.tasks.background
+import editor.tasks.collector
 import editor.tasks.validation
 import engine
 from editor.documents.values import Pos
@@ -465,7 +465,7 @@ def test_opening_freezes_nothing_for_the_collector_before_the_pack_is_adopted(
     """Adopting a pack freezes it whole; anything frozen before that is thawed and the
     whole heap collected first (right for the pack being replaced, 0.4 s of a still
     window when it was only the open's own first check of 10,000 levels)."""
-    monkeypatch.setattr(editor.tasks.background, "FREEZE_FROM_LEVELS", 2)
+    monkeypatch.setattr(editor.tasks.collector, "FREEZE_FROM_LEVELS", 2)
     window = make_window()
     checked(qtbot, window)
     gc.unfreeze()

@@ -11,12 +11,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QTimer
 
 import editor.io.recovery
+import editor.tasks.scheduler
 import engine
+from editor.documents.level import LevelDocument
 from editor.documents.values import OBJECT, Pos, Stamp
 from editor.io.backups import BackupStore
 from editor.io.recovery import RecoveryStore, compact_json, compare_with_disk
+from editor.tasks.scheduler import scheduler
 from tests.editor.window_driver import click, use
 from tests.support import PACKS_DIR, ROOT
 
@@ -265,9 +269,20 @@ def test_the_recovery_text_is_json_dumps_of_the_record_level_by_level() -> None:
 def test_an_edit_while_the_recovery_file_is_being_taken_starts_it_over(
     make_window, settings, qtbot, monkeypatch
 ) -> None:
-    """The pack's data is taken a slice at a time (a 10,000-level pack would pause the
+    """The pack's data is taken a level per step (a 10,000-level pack would pause the
     window); an edit in between must not leave a file mixing the old and new states."""
-    monkeypatch.setattr(editor.io.recovery, "SLICE_SECONDS", 0.0)  # one level per slice
+    monkeypatch.setattr(editor.tasks.scheduler, "PASS_BUDGET_S", 0.0)  # one level per pass
+    monkeypatch.setattr(editor.tasks.scheduler, "MIN_SLICE_S", 0.0)
+    taken: list[object] = []
+    level_written = LevelDocument.written
+
+    def taking(self: LevelDocument) -> object:
+        taken.append(self)
+        if len(taken) == 1:  # the author deletes level 1 before the next pass
+            QTimer.singleShot(0, window.actions_by_id["actionDeleteLevel"].trigger)
+        return level_written(self)
+
+    monkeypatch.setattr(LevelDocument, "written", taking)
     written: list[dict] = []
     write = RecoveryStore.write
 
@@ -280,8 +295,11 @@ def test_an_edit_while_the_recovery_file_is_being_taken_starts_it_over(
     window.autosaver.set_timing(quiet_ms=60_000, max_wait_ms=60_000)
     use(window, "actionToolBrush", BABA)
     click(window, Pos(0, 0))
-    window.autosaver.write_now(background=True)  # takes level 1, then lets events in
-    window.actions_by_id["actionDeleteLevel"].trigger()  # level 1 goes; 2 becomes the first
+    validator = window.validation_panel.validator
+    qtbot.waitUntil(lambda: validator.is_current() and not validator.is_busy())
+    taken.clear()  # from here on only the recovery file takes levels
+    window.autosaver.write_now(background=True)  # takes level 1, then the author's events
+    qtbot.waitUntil(lambda: window.pack.level_count() == 7)  # level 1 went; 2 is the first
     qtbot.wait(300)  # time for every slice: the taking must have stopped
     window.autosaver.wait()
     assert written == []
@@ -329,12 +347,17 @@ def test_no_recovery_file_is_written_while_a_file_operation_is_under_way(
     window.autosaver.set_timing(quiet_ms=50, max_wait_ms=30_000)
     use(window, "actionToolBrush", BABA)
     click(window, Pos(2, 2))
-    window.files._busy = True  # as during a save or an open
-    window.autosaver.write_now(background=True)
-    qtbot.wait(300)
+    ended: list[bool] = []
+
+    def during_the_operation() -> None:  # the author waits: a file operation's wait
+        window.autosaver.write_now(background=True)
+        QTimer.singleShot(300, lambda: ended.append(True))
+        scheduler().wait_until(lambda: bool(ended))
+
+    during_the_operation()
     window.autosaver.wait()
     assert _recovery_files(settings.data_folder) == []
-    window.files._busy = False  # the operation ended and the work is still unsaved
+    # the operation ended and the work is still unsaved
     qtbot.waitUntil(lambda: bool(_recovery_files(settings.data_folder)), timeout=3000)
 
 

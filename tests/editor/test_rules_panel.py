@@ -349,8 +349,8 @@ def test_the_service_reads_the_same_document_the_level_saves(make_window, qtbot)
 
     level = window.level
     assert level is not None
-    snapshot = _Snapshot(level, 0, level.properties, dict(level.cells()), dict(level.extra), None)
-    assert snapshot.document() == level.to_data()
+    snapshot = _Snapshot(level, 0, level.snapshot(), None)
+    assert snapshot.document() == level.written() == level.to_data()
 
 
 def test_problems_follow_the_reading_unknown_nouns_are_named(make_window, qtbot) -> None:

@@ -12,17 +12,20 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 
+import editor.io.files
 import engine
 from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
+from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.solve import kept_worker_pids
 from editor.tasks.solve_pack import LevelStatus
 from editor.views.level_list import STATUS_ROLE
@@ -422,13 +425,36 @@ def test_a_hidden_pack_curve_is_drawn_when_shown(
     qtbot.waitUntil(lambda: [p.length for p in curve.points] == [3, 5, 5], timeout=WAIT)
 
 
-def hold_by_file_operation(window: MainWindow, monkeypatch: Any, held: bool) -> None:
-    window.files._busy = held  # what a save or an open sets while it runs
+def hold_by_file_operation(window: MainWindow, monkeypatch: Any, held: Callable[[], None]) -> None:
+    """``held()`` runs while a save waits for its writing (the scheduler's wait)."""
+    release = threading.Event()
+    write = editor.io.files.write_work
+
+    def slow(request: Any, token: Any) -> Any:
+        release.wait(10)
+        return write(request, token)
+
+    def during_the_save() -> None:
+        try:
+            held()
+        finally:
+            release.set()
+
+    monkeypatch.setattr(editor.io.files, "write_work", slow)
+    QTimer.singleShot(50, during_the_save)
+    assert window.files.save()
 
 
-def hold_by_check(window: MainWindow, monkeypatch: Any, held: bool) -> None:
-    validator = window.validation_panel.validator
-    monkeypatch.setattr(validator, "is_checking", lambda: held)
+def hold_by_check(window: MainWindow, monkeypatch: Any, held: Callable[[], None]) -> None:
+    """``held()`` runs while thread work at the Problems check's priority runs."""
+    release = threading.Event()
+    scheduler().in_thread(
+        window, Priority.PROBLEMS, lambda: release.wait(10), lambda _value, _failure: None
+    )
+    try:
+        held()
+    finally:
+        release.set()
 
 
 @pytest.mark.parametrize(
@@ -441,7 +467,7 @@ def test_levels_are_not_keyed_while_other_work_shares_the_interpreter(
     make_window: Callable[..., MainWindow],
     tmp_path: Path,
     monkeypatch: Any,
-    hold: Callable[[MainWindow, Any, bool], None],
+    hold: Callable[[MainWindow, Any, Callable[[], None]], None],
 ) -> None:
     """Keying is UI-thread work: during a save its slices would stack on the save's own,
     and during a check (Python on its thread) the two threads would take turns."""
@@ -455,14 +481,16 @@ def test_levels_are_not_keyed_while_other_work_shares_the_interpreter(
         return original(*args, **kwargs)
 
     monkeypatch.setattr(engine, "verdict_key", counting)
-    hold(window, monkeypatch, True)
     use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
-    click(window, Pos(3, 1))
-    assert kinds(window)[0] == "stale"
-    qtbot.wait(1_000)  # past the edit delay: the verifier would have keyed the level
-    assert keyed == []
-    assert kinds(window)[0] == "stale"
-    hold(window, monkeypatch, False)
+
+    def held() -> None:
+        click(window, Pos(3, 1))
+        assert kinds(window)[0] == "stale"
+        qtbot.wait(1_000)  # past the edit delay: the verifier would have keyed the level
+        assert keyed == []
+        assert kinds(window)[0] == "stale"
+
+    hold(window, monkeypatch, held)
     wait_for_kinds(qtbot, window, ["solved", "solved"])
     assert len(keyed) >= 1
 

@@ -9,7 +9,6 @@ import os
 import signal
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ import pytest
 import engine
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
+from editor.tasks import scheduler as scheduling
 from editor.tasks import solve as solve_tasks
 from editor.tasks import solve_cache, solve_pack
 from editor.tasks.solve import SolverPool
@@ -221,51 +221,52 @@ def test_a_verification_waits_in_the_queue_as_text_and_gets_the_same_verdict(
 
 @pytest.mark.parametrize(
     ("late_ms", "keyed"),
-    [(0.0, 12), (2.0, 5), (30.0, 3)],
+    [(0.0, 4.0 / 0.3), (2.0, 2.0 / 0.3), (30.0, 1.0 / 0.3)],
     ids=[
-        "an idle turn",
-        "a turn with 2 ms of other work",
-        "a turn after an action and its repaint",
+        "an idle pass",
+        "a pass with 2 ms of other work",
+        "a pass after an action and its repaint",
     ],
 )
-def test_a_keying_slice_takes_only_what_is_left_of_its_turn(
-    qapp: Any, tmp_path: Path, monkeypatch: Any, late_ms: float, keyed: int
+def test_keying_takes_only_what_is_left_of_the_passs_budget(
+    qapp: Any, tmp_path: Path, monkeypatch: Any, late_ms: float, keyed: float
 ) -> None:
-    """Keying a level is UI-thread work. A slice that runs in the turn of an Add Level
-    and its repaint stacked its 4 ms on theirs (15-20 ms on 10,000 levels): it takes
-    what is left of ``SLICE_MS``, never less than ``MIN_SLICE_MS``, so keying goes on.
-
-    The module's clock moves 0.3 ms each time it is read (off any budget's boundary),
-    so the number of levels a slice keys is exact: the slice is asked for (one read),
-    the turn's other work passes, the slice starts (one read) and reads the clock
-    before each level.
-    """
-    levels = [dict(json.loads(json.dumps(WALK)), id=f"walk-{n}") for n in range(20)]
+    """Keying a level is UI-thread work, a level per step of the verifier's job. A slice
+    that ran in the pass of an Add Level and its repaint stacked its 4 ms on theirs
+    (15-20 ms on 10,000 levels): a pass gives its steps only what is left of the
+    scheduler's budget, never less than ``MIN_SLICE_S`` once keying is under way, so
+    keying goes on. Each key costs 0.3 ms of the test's clock."""
+    levels = [dict(json.loads(json.dumps(WALK)), id=f"walk-{n}") for n in range(60)]
     session = Session()
     session.set_pack(PackDocument.from_data(pack_document(*levels)))
+    passes = scheduling.scheduler()
+    now = [passes.clock()]
+    monkeypatch.setattr(passes, "clock", lambda: now[0])
+    counted: list[object] = []
+    original = engine.verdict_key
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        now[0] += 0.0003
+        counted.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "verdict_key", counting)
     verifier = solve_pack.PackVerifier(session, VerdictCache(tmp_path / "cache"), jobs=1)
+
+    def one_pass(late: float) -> int:
+        before = len(counted)
+        passes._wanted_at = now[0]
+        now[0] += late / 1000  # what ran in the pass before the scheduler's turn
+        passes._pass()
+        return len(counted) - before
+
     try:
-        now = [0.0]
-
-        def clock() -> float:
-            now[0] += 0.0003
-            return now[0]
-
-        counted: list[object] = []
-        original = engine.verdict_key
-
-        def counting(*args: Any, **kwargs: Any) -> str:
-            counted.append(args[0])
-            return original(*args, **kwargs)
-
-        monkeypatch.setattr(solve_pack, "time", SimpleNamespace(perf_counter=clock))
-        monkeypatch.setattr(engine, "verdict_key", counting)
-        verifier._next_slice(0)  # as the pack's adoption asked, at "now"
-        now[0] += late_ms / 1000  # what ran in the turn before the slice
-        verifier._pump()  # what the slice's timer calls
-        assert solve_pack.SLICE_MS == 4.0
-        assert solve_pack.MIN_SLICE_MS == 1.0
-        assert len(counted) == keyed
-        assert verifier.busy()  # the rest waits for the next turns
+        assert scheduling.PASS_BUDGET_S == 0.004
+        assert scheduling.MIN_SLICE_S == 0.001
+        passes._skipped = 0  # no pass was left to other work before
+        assert one_pass(30.0) == 0  # nothing new begins in a pass other work filled
+        assert abs(one_pass(0.0) - 4.0 / 0.3) <= 1  # it begins in the next
+        assert abs(one_pass(late_ms) - keyed) <= 1
+        assert verifier.busy()  # the rest waits for the next passes
     finally:
         verifier.shutdown()

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-import editor.tasks.background
+import editor.tasks.collector
 import engine
 from editor.documents.values import OBJECT, TOP_LEFT, LevelProperties, NounSpec, Pos, Stamp
 from editor.main_window import MainWindow
@@ -471,7 +471,7 @@ def test_a_large_packs_check_results_are_frozen_for_the_collector(
     """The reports and rows of a large pack live as long as its levels; left young, the
     first collection after the check walked them all with the interpreter held (~70 ms
     on 10,000 levels), freezing the window. They are frozen like the pack."""
-    monkeypatch.setattr(editor.tasks.background, "FREEZE_FROM_LEVELS", 2)
+    monkeypatch.setattr(editor.tasks.collector, "FREEZE_FROM_LEVELS", 2)
     window = make_window(PACKS_DIR / "tutorial.json")
     checked(qtbot, window)
     gc.unfreeze()
@@ -606,3 +606,34 @@ def test_the_changes_filter_shows_only_while_opening_changed_something(
     checked(qtbot, repaired)
     qtbot.waitUntil(lambda: shown.isVisibleTo(repaired.validation_panel))  # the toolbar's layout
     assert "change" in shown.text()
+
+
+def test_the_rules_panel_lists_the_problems_panels_errors_of_the_level(
+    qtbot, make_window, dialogs, tmp_path
+) -> None:
+    """One level document for both: the records the board cannot show (off the grid)
+    and the fields beyond a board entity's own are in what the Rules panel reads too.
+    Its reading once left both out and listed neither problem."""
+    level = grid_level(["baba . flag", "BABA IS YOU", "FLAG IS WIN", "ROCK IS PUSH"], "odd")
+    level["entities"][1]["shade"] = "dark"  # a field the format does not have
+    level["entities"].append({"id": 40, "kind": "object", "noun": "ROCK", "x": 7, "y": 1})
+    doc = pack_document(level, pack_id="odd", nouns=["BABA", "FLAG", "ROCK"])
+    window = open_for_repair(make_window, dialogs, write(tmp_path / "odd.json", doc))
+    checked(qtbot, window)
+    qtbot.waitUntil(lambda: window.analysis.up_to_date, timeout=5_000)
+    problems_panel = {
+        (row.pointer.removeprefix("/levels/0"), row.record["code"], row.record["message"])
+        for row in window.validation_panel.validator.result.rows
+        if row.severity == "error" and row.record["level"] == "odd"
+    }
+    state = window.analysis.current
+    assert state is not None
+    assert state.validated
+    rules_panel = {(p.pointer, p.code, p.message) for p in state.analysis.problems}
+    assert {code for _pointer, code, _message in problems_panel} >= {
+        "unknown-field",
+        "out-of-bounds",
+    }
+    assert rules_panel == problems_panel
+    shown = [item.text() for item in window.rules_panel.items_of_kind("problem")]
+    assert sorted(shown) == sorted(message for *_where, message in problems_panel)
