@@ -15,19 +15,27 @@ is on, a level whose status changes is matched again alone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal, SignalInstance
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QListView, QWidget
 
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
 from editor.tasks.scheduler import Priority, scheduler
+from editor.tasks.solve_pack import LevelStatus
 from editor.views.verdict_style import STATUS_MEANINGS
 
-if TYPE_CHECKING:
-    from editor.views.level_list import StatusSource
+
+class StatusSource(Protocol):
+    """Where statuses come from (the pack verifier); the level list and its filter read it."""
+
+    @property
+    def status_changed(self) -> SignalInstance: ...
+
+    def status(self, level: LevelDocument) -> LevelStatus | None: ...
+
 
 #: How long after the last key the list is filtered (typing a title is one pass).
 SEARCH_DELAY_MS = 120

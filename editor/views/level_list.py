@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from PySide6.QtCore import (
     QByteArray,
@@ -31,7 +31,6 @@ from PySide6.QtCore import (
     QStringListModel,
     Qt,
     QTimer,
-    SignalInstance,
 )
 from PySide6.QtGui import QAction, QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
@@ -51,7 +50,7 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.solve_pack import LevelStatus
-from editor.views.level_filter import LevelFilterBar
+from editor.views.level_filter import LevelFilterBar, StatusSource
 from editor.views.verdict_style import paint_pill, pill_width
 
 ROW_MIME = "application/x-rulegrid-level-row"
@@ -64,15 +63,6 @@ Index = QModelIndex | QPersistentModelIndex
 DOT_CHIP = 22
 #: A row's verified status (``LevelStatus`` or ``None``); its one word is ``.kind``.
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-class StatusSource(Protocol):
-    """Where statuses come from (the pack verifier)."""
-
-    @property
-    def status_changed(self) -> SignalInstance: ...
-
-    def status(self, level: LevelDocument) -> LevelStatus | None: ...
 
 
 class LevelsModel(QStringListModel):
