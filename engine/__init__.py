@@ -40,6 +40,9 @@ from engine.lint import (
     report_level,
     report_levels,
 )
+from engine.mechanics import Mechanic, PaletteEntry
+from engine.mechanics import unregister as unregister_mechanic
+from engine.mechanics.frail import FRAIL
 from engine.model import (
     ID_PATTERN,
     Automaton,
@@ -98,7 +101,14 @@ from engine.solve.verify import (
     verdict_key,
     verify_level,
 )
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN, Vocabulary, WordRole
+from engine.tokens import (
+    BASE_PROPERTIES,
+    OPERATORS,
+    TOKEN_PATTERN,
+    Vocabulary,
+    WordRole,
+    register_mechanic,
+)
 
 __all__ = [
     "BASE_PROPERTIES",
@@ -135,11 +145,13 @@ __all__ = [
     "LevelReader",
     "LevelReport",
     "LevelVerdict",
+    "Mechanic",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
     "Pack",
     "PackReport",
+    "PaletteEntry",
     "PathStep",
     "PlacedWarnings",
     "Problem",
@@ -195,6 +207,7 @@ __all__ = [
     "parse_moves",
     "quoted",
     "read_json_file",
+    "register_mechanic",
     "replay",
     "report_level",
     "report_levels",
@@ -202,6 +215,7 @@ __all__ = [
     "share",
     "solve",
     "structure_problems",
+    "unregister_mechanic",
     "verdict_key",
     "verify_level",
     "version",

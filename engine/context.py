@@ -29,7 +29,8 @@ class LevelContext:
     def of(cls, level: Level) -> LevelContext:
         frail = level.frail
         vocabulary = Vocabulary.for_level(
-            frail=frail is not None,
+            frail=False,
+            opted=[m.type for m in level.mechanics],
             automaton_properties=tuple(a.property for a in level.automata),
         )
         nouns: set[str] = set()

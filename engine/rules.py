@@ -34,6 +34,7 @@ from operator import itemgetter
 
 from engine.errors import RuleComplexityError, WorkLimitError
 from engine.limits import PARSE_BUDGET as PARSE_BUDGET  # the parser's default budget
+from engine.mechanics import Mechanics, Role, registered
 from engine.tokens import Vocabulary, WordClass
 
 HORIZONTAL = "horizontal"
@@ -41,6 +42,7 @@ VERTICAL = "vertical"
 _AXES = ((HORIZONTAL, 1, 0), (VERTICAL, 0, 1))
 
 WordTile = tuple[int, str, int, int]  # (id, text, x, y)
+_NONE: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,12 +352,15 @@ class RuleTable:
 
     ``transforms`` maps a noun to the target and rule of its one transformation link:
     the first noun-valued rule in rule order, unless an ``X IS X`` rule for that noun
-    suppresses every transformation of it.
+    suppresses every transformation of it. ``mechanics`` are the vocabulary's
+    (engine.mechanics): what each property does, for the phases that read the table.
     """
 
     rules: tuple[Rule, ...]
     properties: dict[str, frozenset[str]] = field(default_factory=dict)
     transforms: dict[str, tuple[str, Rule]] = field(default_factory=dict)
+    mechanics: Mechanics = field(default_factory=registered, compare=False, repr=False)
+    _roles: dict[Role, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, rules: tuple[Rule, ...], vocabulary: Vocabulary) -> RuleTable:
@@ -371,7 +376,12 @@ class RuleTable:
                 transforms[rule.subject] = (rule.predicate, rule)
         for noun in selfish:
             transforms.pop(noun, None)
-        return cls(rules, {k: frozenset(v) for k, v in props.items()}, transforms)
+        return cls(
+            rules,
+            {k: frozenset(v) for k, v in props.items()},
+            transforms,
+            vocabulary.mechanics,
+        )
 
     def has(self, noun: str, prop: str) -> bool:
         found = self.properties.get(noun)
@@ -380,3 +390,17 @@ class RuleTable:
     def nouns_with(self, prop: str) -> list[str]:
         """The nouns that have ``prop`` (objects of any other noun cannot have it)."""
         return [noun for noun, have in self.properties.items() if prop in have]
+
+    def nouns_playing(self, role: Role) -> frozenset[str]:
+        """The nouns whose objects play ``role`` under these rules (worked out once a table)."""
+        found = self._roles.get(role)
+        if found is None:
+            words = self.mechanics.role_words[role]
+            unless = self.mechanics.unless
+            found = frozenset(
+                noun
+                for noun, have in self.properties.items()
+                if any(word in have and not unless.get(word, _NONE) & have for word in words)
+            )
+            self._roles[role] = found
+        return found

@@ -38,9 +38,8 @@ from engine.errors import (
 from engine.limits import MAX_PROBLEMS, SNAPSHOT_PARSE_BUDGET
 from engine.play.board import Direction, Frame
 from engine.play.records import check_entity_records, entity_record
-from engine.play.turn import automata_entries, read_rules, resolve_step, table_for
+from engine.play.turn import automata_entries, cell_won, read_rules, resolve_step, table_for
 from engine.rules import Meter, Rule, metered
-from engine.tokens import WIN, YOU
 
 FORMAT = "rulegrid-snapshot"
 #: 2: the automata declaration is carried (version 1 named the level by id only).
@@ -183,25 +182,21 @@ def _consistency(
             f"{len(history)} moves, not {current.moves}",
         )
     if current.won != _expected_win(ctx, history, current, start):
+        shows = " or ".join(c.shows for _, c in ctx.vocabulary.mechanics.wins)
         yield Problem(
             "/current/won",
             "inconsistent-won",
             f"won is {'true' if current.won else 'false'} but the board shows "
-            f"{'no' if current.won else 'a'} YOU object on a WIN object",
+            f"{'no' if current.won else 'a'} {shows}",
         )
 
 
 def _shows_win(ctx: LevelContext, frame: Frame) -> bool:
     table = table_for(ctx, frame.rules)
-    you: set[tuple[int, int]] = set()
-    win: set[tuple[int, int]] = set()
-    for _i, kind, name, x, y in frame.pieces:
-        if kind == "object":
-            if table.has(name, YOU):
-                you.add((x, y))
-            if table.has(name, WIN):
-                win.add((x, y))
-    return bool(you & win)
+    cells: dict[tuple[int, int], list[tuple[int, str, str]]] = {}
+    for i, kind, name, x, y in frame.pieces:
+        cells.setdefault((x, y), []).append((i, kind, name))
+    return any(cell_won(here, table) for here in cells.values())
 
 
 def _expected_win(ctx: LevelContext, history: list[Frame], current: Frame, start: Frame) -> bool:
