@@ -190,11 +190,12 @@ MAX_PREVIEW_CARRIERS = 64
 # past either it stops with one located line (docs/validation.md, "Work budgets").
 
 #: Units every turn costs whatever its size: building the event and the next frame
-#: and asking who is YOU cost about what twenty entities do.
+#: and asking whether the player still controls an object cost about what twenty
+#: entities do.
 TURN_WORK_BASE = 20
 #: Units one turn may cost under any budget (a quarter of a raised total when that
 #: is more): about a second. A turn of bench/bench_turn.py's 64x64 boards (5,000
-#: entities, a walker, a clock) needs 100-140 units; 5,000 YOU objects walking
+#: entities, a walker, a clock) needs 100-140 units; 5,000 objects the player moves walking
 #: together 87,000, 19,906 of them 350,000; 64 automata over 19,000 carriers 26
 #: million, which took 16 s before it was counted.
 TURN_WORK_CAP = 1_000_000

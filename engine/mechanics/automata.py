@@ -5,7 +5,8 @@ optional subject noun and a pattern of moves and waits. In the automaton
 movement phase, after the player's and before the second parse, each automaton
 in authored order takes one beat: its carriers (objects whose noun has its
 property, and is its subject if it has one), chosen from the rules after the
-player phase, move front-first like YOU; an automaton without carriers pauses.
+player phase, move front-first like the player's objects; an automaton without
+carriers pauses.
 The public turn runs it (engine.play.phases.automaton_movement), the compact path
 keeps each automaton's phase as a field of the key and a carrier bit per
 automaton in a noun's flags (engine.solve.rules.CARRY).

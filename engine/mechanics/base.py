@@ -1,7 +1,7 @@
 """What a mechanic declares, and the plain types its rules are written against.
 
 A :class:`Mechanic` is one thing the rules of the genre can do: a property word
-(``YOU``, ``SINK``, …), FRAIL, transformation, automata. It says, once, its word,
+(engine.mechanics.you, …), FRAIL, transformation, automata. It says, once, its word,
 the phases of a turn it acts in, what it reads and what it changes, how the
 compact path encodes it (a bit of a noun's flags, assigned at registration), its
 lints and its palette entry, and it carries its rules: movement **roles** the two
@@ -136,7 +136,7 @@ class PaletteEntry:
     """How the editor's palette offers a mechanic's word."""
 
     color: str  # the word tile's colour, "#rrggbb"
-    tip: str  # what the word does, as a clause ("Property word YOU: " + tip)
+    tip: str  # what the word does, as a clause (the palette prefixes "Property word X: ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +175,8 @@ class Mechanic:
     (every property is one bit of a noun's flags, :attr:`bit`, assigned when it
     is registered). A property acts through its ``roles`` in the movement phases,
     through its ``contact`` in the contacts phase, or (FRAIL) in a phase of its own.
-    ``unless``: words that cancel its roles on an object (STOP unless PUSH);
-    ``words``: every word tile has it (PUSH). ``opt_in``: the type of the level
+    ``unless``: words that cancel its roles on an object (engine.mechanics.stop);
+    ``words``: every word tile has it (engine.mechanics.push). ``opt_in``: the type of the level
     mechanic that makes the word a property; without it the word is a mechanic
     word no object can have (``not_declared`` says so, as a validation problem).
     ``lints`` and ``lint_codes``: its warnings about a valid level, and their

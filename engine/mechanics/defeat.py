@@ -1,6 +1,6 @@
 """DEFEAT: a YOU object in a cell with a DEFEAT object is destroyed.
 
-A contact, applied cell by cell after SINK and before WIN: in a cell that holds
+A contact, applied cell by cell after the first destroying contact (rank 20): in a cell that holds
 a DEFEAT object, every YOU object is destroyed (an object that is both destroys
 itself); nothing else is. :func:`cell` is the rule of the public turn;
 :func:`compact` its twin on the compact path's slots and flags.

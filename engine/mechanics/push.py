@@ -2,8 +2,9 @@
 
 In both movement phases a mover's push chain takes every PUSH entity of the
 cell ahead, cell after cell, and the whole chain moves one cell or, if the edge
-or a STOP object is in the way, nothing in it does. Every word tile is PUSH,
-whatever the rules say, and PUSH wins over STOP on the same object.
+or a blocking object is in the way, nothing in it does. Every word tile is PUSH,
+whatever the rules say, and PUSH cancels a blocking property on the same object
+(engine.mechanics.stop).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """SINK: a cell that holds a SINK object and anything else loses everything in it.
 
-A contact, applied cell by cell after movement, transformation and the FRAIL
-checkpoint, before DEFEAT and WIN: when a cell holds at least two entities and
+A contact, applied cell by cell after movement, transformation and the
+checkpoint, first of the destroying contacts (rank 10): when a cell holds at least two entities and
 one of them is a SINK object, every entity of the cell is destroyed, words too
 (then the rules are read again). :func:`cell` is the rule of the public turn;
 :func:`compact` its twin on the compact path's slots and flags.

@@ -1,6 +1,6 @@
 """WIN: the level is won when a YOU object and a WIN object share a cell.
 
-A contact, decided after SINK and DEFEAT have destroyed what they destroy: a
+A contact, decided after the destroying contacts have destroyed what they destroy: a
 cell whose surviving objects include a YOU object and a WIN object (or one
 object that is both) wins the level. :func:`cell` is the rule of the public
 turn; :func:`compact` its twin on the compact path's slots and flags. The

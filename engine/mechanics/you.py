@@ -2,9 +2,9 @@
 
 Every object whose noun is YOU takes the player's intent in the player movement
 phase (front-first along it, ties by ascending id, with the atomic push rules of
-PUSH and STOP). YOU is also what the level's control is: a position in which no
-object is YOU accepts no step (``controlLost``), and the contacts DEFEAT and WIN
-are about YOU objects (engine.mechanics.defeat, engine.mechanics.win).
+the pushed and blocking roles). YOU is also what the level's control is: a
+position in which no object is YOU accepts no step (``controlLost``), and two
+contacts are about YOU objects (engine.mechanics.defeat, engine.mechanics.win).
 """
 
 from __future__ import annotations

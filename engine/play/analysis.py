@@ -53,7 +53,7 @@ EffectStatus = Literal["active", "suppressed", "overridden"]
 class RuleEffect:
     """What one rule does at move 0.
 
-    ``kind``: ``property`` (``BABA IS YOU``), ``transform`` (``ROCK IS FLAG``) or
+    ``kind``: ``property`` (the predicate is a property word), ``transform`` (``ROCK IS FLAG``) or
     ``self`` (``ROCK IS ROCK``, which keeps ROCK and suppresses its transformations).
     ``object_ids``: for a property or ``self`` rule, the objects of its subject at
     move 0; for a transformation, the objects it changed in the settle.

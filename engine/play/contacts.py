@@ -67,7 +67,7 @@ def cell_contacts(cell: Cell, occupants: list[Occupant], table: RuleTable) -> li
 
 
 def cell_won(occupants: Iterable[Occupant], table: RuleTable) -> bool:
-    """Whether a winning contact holds in one cell (WIN: a YOU and a WIN object share it)."""
+    """Whether a winning contact holds in one cell (engine.mechanics.win)."""
     here = list(occupants)
     has = _has(table)
     return any(contact.cell(here, has) for _word, contact in table.mechanics.wins)
@@ -134,9 +134,9 @@ def contact_cells(
     Those the turn changed (:attr:`Board.entered`), and those whose occupants read
     differently: each contact says, for each property it reads, which cells a
     change of it on a noun concerns (:attr:`engine.mechanics.Contact.revisit`):
-    the cells of that noun's objects (a noun that became SINK or YOU), or those of
-    every object with a property (a noun that became DEFEAT or WIN: the cells of
-    YOU objects).
+    the cells of that noun's objects, or those of every object with a property
+    (for a contact between a mover and what it meets, a noun that became what
+    the mover meets brings every mover's cell).
     """
     cells = set(board.entered)
     empty: frozenset[str] = frozenset()

@@ -6,7 +6,7 @@ order :data:`STEP_PHASES` names them (a step), the settle those of
 mechanics (:data:`engine.mechanics.base.STEP_ORDER`), which say which phase each
 acts in, and the compact path has a method of each name:
 
-1. :func:`player_movement`: every object that plays the mover role (YOU) takes the
+1. :func:`player_movement`: every object that plays the mover role takes the
    intent, front-first along it, ties by ascending id (:func:`front_first`), each
    with the atomic push rules of the pushed and blocking roles (:func:`move_group`);
    a step that moves nothing is rejected;
@@ -140,7 +140,7 @@ class TurnWork:
     transformed: list[Json] = field(default_factory=list)
     automated: list[Json] = field(default_factory=list)
     done: set[int] = field(default_factory=set)  # objects that used their link this turn
-    first_mover: int | None = None  # the first YOU object that moved: blocks name it
+    first_mover: int | None = None  # the first mover that moved: blocks name it
 
     def reject_complex(self) -> RejectedTurnError:
         return RejectedTurnError(
@@ -152,7 +152,7 @@ class TurnWork:
 
 
 def player_movement(turn: TurnWork, table: RuleTable) -> None:
-    """Phase 1: every mover (a YOU object) takes the intent; rejects the step if none moved."""
+    """Phase 1: every mover takes the intent; rejects the step if none moved."""
     board, direction = turn.board, turn.direction
     movers = board.objects_of(table.nouns_playing(Role.MOVER))
     outcomes = move_group(turn.ctx, board, table, movers, direction, turn.moved)

@@ -103,7 +103,7 @@ class CellReader:
         self._sorted: dict[str, tuple[int, ...]] = {}
         self._transformed: dict[int, Json] = {}  # object id -> its transformation record
         self._changed_by: dict[Rule, set[int]] = {}  # transformation rule -> objects it changed
-        self._contact_cells: set[Cell] = set()  # cells where something sank or was defeated
+        self._contact_cells: set[Cell] = set()  # cells where a contact destroyed something
         self._won_cells: set[Cell] = set()
         self._hint_key: tuple[object, ...] | None = None
         self._outcome: tuple[tuple[Json, ...], tuple[Json, ...], bool] | None = None

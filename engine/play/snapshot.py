@@ -156,8 +156,8 @@ def _consistency(
 
     The undo history holds the position before each accepted step, so position
     ``n`` is after ``n`` moves and none is won (no step is played from a won
-    position). The current position's ``won`` is what its board shows (a YOU
-    object on a WIN object under its rules), or, when a word was destroyed in the
+    position). The current position's ``won`` is what its board shows (a cell
+    where a winning contact holds under its rules), or, when a word was destroyed in the
     last step (the rules were read again after the win was decided), what replaying
     that step gives.
     """

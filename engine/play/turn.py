@@ -218,7 +218,7 @@ def settle_board(
 def has_control(
     ctx: LevelContext, frame: Frame, table: RuleTable | None = None, board: Board | None = None
 ) -> bool:
-    """Whether some object of the frame is a mover (YOU) under its settled rules.
+    """Whether some object of the frame is a mover (engine.mechanics.Role) under its settled rules.
 
     ``board``, when given, stands for ``frame`` and answers from its noun index.
     """

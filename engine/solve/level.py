@@ -177,7 +177,7 @@ class CompactLevel:
 
         ``settled`` promises that ``key`` is the start or a successor, never a
         restored record (:meth:`key_of`): such a position has no pending contact
-        (a word that sinks only removes rules), so none is looked for.
+        (a destroyed word only removes rules), so none is looked for.
         """
         raw, vector, meaning, flags, movers, links, walks, _ = self._unpack(key)
         expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, False)

@@ -64,7 +64,7 @@ class Meaning:
 
     ``flags[codec.word]`` has the bits every word tile has (the pushed role, and
     nothing else). A property whose mechanic is cancelled on an object by
-    another of its properties (``Mechanic.unless``: STOP by PUSH, spec 02) has no
+    another of its properties (``Mechanic.unless``, spec 02) has no
     bit there. ``union`` is every bit some noun has, so phases that cannot apply
     are skipped. Interned: ``is`` compares.
     """
@@ -101,7 +101,7 @@ class Meanings:
             (mechanics.need_bits(c), c.compact(self.bits)) for _, c in mechanics.wins
         ]
         # the bits of the destroying contacts that need no mover: such a contact can
-        # take objects without a property (a SINK takes whatever joins it)
+        # take objects without a property (engine.mechanics.sink takes whatever joins it)
         self.wild = 0
         for _, contact in mechanics.destroys:
             if not contact.needs & mechanics.role_words[Role.MOVER]:

@@ -123,7 +123,7 @@ class TurnResolver:
                 return None
             meaning = found
         elif not (stale or removed):
-            return vector, won, True  # the same YOU objects, still YOU
+            return vector, won, True  # the same movers, still movers
         return vector, won, self.has_control(vector, meaning)
 
     def occupancy(self, expansion: Expansion) -> Occupancy:

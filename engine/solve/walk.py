@@ -323,7 +323,7 @@ class WalkShortcut:
         """The one entity with any property in a stacked cell; -1 if none, ``_SEVERAL`` if more.
 
         Objects without a property (floors, decorations) never act: walking or
-        pushing into their cell is walking into an empty one, unless it sinks.
+        pushing into their cell is walking into an empty one, unless a contact takes them.
         """
         found = -1
         slot = find(pattern, 0, self.end)
