@@ -24,7 +24,7 @@ from enum import Enum
 from typing import Any
 
 from engine.mechanics import PROPERTY_BITS
-from engine.mechanics.base import Occupancy
+from engine.mechanics.base import CompactRule, Occupancy
 from engine.solve.grid import Grid
 from engine.solve.position import Child
 from engine.solve.rules import CARRY, FIRST, GONE, SECOND, WON, Meaning, Meanings
@@ -82,6 +82,17 @@ class WalkShortcut:
         # without a property (Meanings.wild: a crowd of inert objects is not inert to them)
         self.movers, self.pushes, self.blocks = meanings.movers, meanings.pushes, meanings.blocks
         self.wild, self.no_walk = meanings.wild, meanings.no_walk
+        self.meets = meanings.meets()  # what two entities of a cell do (Meanings.meet's answers)
+        # each declared contact, destroying ones first: whether it destroys, the bits a
+        # cell needs, each of them alone, its compact rule (settle_rules looks for them)
+        self.checks = [
+            (destroys, need, [1 << k for k in range(need.bit_length()) if need >> k & 1], rule)
+            for destroys, rules in ((True, meanings.destroys), (False, meanings.wins))
+            for need, rule in rules
+        ]
+        self.watch = self.movers  # the bits settle_rules reads: movers, and what contacts need
+        for _, need, _, _ in self.checks:
+            self.watch |= need
 
     def finder(self, raw: bytes) -> Callable[[Any, int, int], int]:
         """``find(pattern, slot, end)``: the first slot from ``slot`` at the cell ``pattern``, or -1.
@@ -141,7 +152,7 @@ class WalkShortcut:
         gone, noun_base = self.codec.gone, self.codec.noun_base
         word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
         blocks, pushes, wild = self.blocks, self.pushes, self.wild
-        meets, meet = self.meanings.meets(), self.meanings.meet
+        meets, meet = self.meets, self.meanings.meet
         involved = self.movers | wild  # what a pushed line may not carry or meet, with several
         several = len(movers) > 1
         orders = self.orders(movers, vector) if several else None
@@ -181,8 +192,9 @@ class WalkShortcut:
                 if bits & blocks:
                     continue
                 if not bits & pushes:  # onto a passive object
-                    met = meets.get(flags[mover] << _PAIR | bits)
-                    if met is None:
+                    try:
+                        met = meets[flags[mover] << _PAIR | bits]
+                    except KeyError:
                         met = meet(flags[mover], bits)
                     if met & GONE:
                         if several or crowd:
@@ -244,8 +256,9 @@ class WalkShortcut:
                         answer = Shortcut.FULL_TURN  # a contact with a mover, or one that takes all
                         break
                     # onto a passive object, which stays: a contact may destroy either
-                    met = meets.get(flags[slot] << _PAIR | bits)
-                    if met is None:
+                    try:
+                        met = meets[flags[slot] << _PAIR | bits]
+                    except KeyError:
                         met = meet(flags[slot], bits)
                     if met & WON:
                         answer = Shortcut.FULL_TURN  # a win no mover is part of
@@ -353,28 +366,50 @@ class WalkShortcut:
         if after is None or after.links or after.union >= CARRY or after.union & self.no_walk:
             return None
         codec = self.codec
-        n, noun_base, gone = codec.n, codec.noun_base, codec.gone
-        flags = list(map(after.flags.__getitem__, fields[noun_base : noun_base + n]))
+        n, noun_base, gone, union = codec.n, codec.noun_base, codec.gone, after.union
+        table, watch, movers = after.flags, self.watch, self.movers
         cells = fields[:n]
-        occupancy: Occupancy = {
-            cells[slot]: () for slot in range(n) if flags[slot] and cells[slot] != gone
-        }
-        if not occupancy:
-            return child, False, False
-        for slot in range(n):
-            here = occupancy.get(cells[slot])
-            if here is not None:
-                occupancy[cells[slot]] = (*here, slot)
-        flagged, union = list(occupancy), after.union
-        for need, rule in self.meanings.destroys:
-            if union & need == need and rule(flagged, occupancy, flags):
-                return None
-        won = any(
-            union & need == need and bool(rule(flagged, occupancy, flags))
-            for need, rule in self.meanings.wins
-        )
-        movers = self.movers
-        return child, won, any(flags[slot] & movers for here in occupancy.values() for slot in here)
+        present = [
+            (cell, bits)
+            for cell, noun in zip(cells, fields[noun_base : noun_base + n], strict=True)
+            if (bits := table[noun]) & watch and cell != gone
+        ]
+        have: dict[int, set[int]] = {}  # a bit -> the cells of present slots with it
+        won = False
+        for destroys, need, singles, rule in self.checks:
+            if union & need != need:
+                continue
+            candidates: set[int] | None = None  # the cells that hold every bit it needs
+            for bit in singles:
+                found = have.get(bit)
+                if found is None:
+                    found = have[bit] = {cell for cell, bits in present if bits & bit}
+                candidates = found if candidates is None else candidates & found
+                if not candidates:
+                    break
+            if candidates and self._acts(rule, candidates, cells, table, fields):
+                if destroys:
+                    return None
+                won = True
+                break
+        return child, won, any(bits & movers for _, bits in present)
+
+    def _acts(
+        self,
+        rule: CompactRule,
+        candidates: set[int],
+        cells: Sequence[int],
+        table: Sequence[int],
+        fields: Sequence[int],
+    ) -> bool:
+        """Whether a contact's compact rule acts in one of the ``candidates`` cells."""
+        codec = self.codec
+        n, noun_base = codec.n, codec.noun_base
+        flags = list(map(table.__getitem__, fields[noun_base : noun_base + n]))
+        occupancy: Occupancy = dict.fromkeys(candidates, ())
+        for slot in [slot for slot in range(n) if cells[slot] in candidates]:
+            occupancy[cells[slot]] += (slot,)
+        return bool(rule(list(candidates), occupancy, flags))
 
     def meaning_after(self, child: int) -> tuple[Meaning | None, Sequence[int]]:
         """The meaning of the words of the position ``child`` (``None`` over the parse budget), and its fields."""
