@@ -91,7 +91,7 @@ class CompactLevel:
         self._one_byte, self._unpacked = codec.itemsize == 1, codec.unpacked
         # meanings under which no walk is arithmetic: carriers act, or a property does
         # what the walk shortcut does not know (a checkpoint's, a role it lacks)
-        self._no_walk = CARRY | self.meanings.no_walk
+        self._no_walk = self.meanings.no_walk
         self._movers = self.meanings.movers
         # the destroying contacts' rules and the bits a cell needs for each
         self._destroys = self.meanings.destroys
@@ -264,7 +264,8 @@ class CompactLevel:
             # is no cell); the first slot twice, so that one slot still gives a tuple
             slots = [slot for slot in range(codec.n) if flags[slot] & ~movers]
             solid = itemgetter(slots[0], *slots) if slots else _nothing
-        view = flags, you, linked, not meaning.union & self._no_walk, solid
+        union = meaning.union  # a carrier bit of any automaton (CARRY << a) is at least CARRY
+        view = flags, you, linked, union < CARRY and not union & self._no_walk, solid
         views[nouns] = view
         return view
 
