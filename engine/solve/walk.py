@@ -83,6 +83,8 @@ class WalkShortcut:
         self.movers, self.pushes, self.blocks = meanings.movers, meanings.pushes, meanings.blocks
         self.wild, self.no_walk = meanings.wild, meanings.no_walk
         self.meets = meanings.meets()  # what two entities of a cell do (Meanings.meet's answers)
+        # with several movers, what a pushed line may not carry or meet
+        self.involved = self.movers | self.wild
         # each declared contact, destroying ones first: whether it destroys, the bits a
         # cell needs, each of them alone, its compact rule (settle_rules looks for them)
         self.checks = [
@@ -151,9 +153,7 @@ class WalkShortcut:
         shift, noun_shift, rest = self.shift, self.noun_shift, self.codec.rest
         gone, noun_base = self.codec.gone, self.codec.noun_base
         word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
-        blocks, pushes, wild = self.blocks, self.pushes, self.wild
-        meets, meet = self.meets, self.meanings.meet
-        involved = self.movers | wild  # what a pushed line may not carry or meet, with several
+        blocks, pushes, wild, meets = self.blocks, self.pushes, self.wild, self.meets
         several = len(movers) > 1
         orders = self.orders(movers, vector) if several else None
         out: list[Child | Shortcut] = []
@@ -195,7 +195,10 @@ class WalkShortcut:
                     try:
                         met = meets[flags[mover] << _PAIR | bits]
                     except KeyError:
-                        met = meet(flags[mover], bits)
+                        met = self.meanings.meet(flags[mover], bits)
+                    if not met:  # nothing happens between them
+                        child ^= (origin ^ cell) << shift[mover]
+                        continue
                     if met & GONE:
                         if several or crowd:
                             answer = Shortcut.FULL_TURN  # control depends on the others
@@ -252,14 +255,14 @@ class WalkShortcut:
                             break
                         slot, cell = ahead, after
                         continue
-                    if several and (bits | carried) & involved:
+                    if several and (bits | carried) & self.involved:
                         answer = Shortcut.FULL_TURN  # a contact with a mover, or one that takes all
                         break
                     # onto a passive object, which stays: a contact may destroy either
                     try:
                         met = meets[flags[slot] << _PAIR | bits]
                     except KeyError:
-                        met = meet(flags[slot], bits)
+                        met = self.meanings.meet(flags[slot], bits)
                     if met & WON:
                         answer = Shortcut.FULL_TURN  # a win no mover is part of
                         break
