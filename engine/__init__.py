@@ -42,7 +42,7 @@ from engine.lint import (
 )
 from engine.mechanics import Mechanic, PaletteEntry
 from engine.mechanics import unregister as unregister_mechanic
-from engine.mechanics.frail import FRAIL
+from engine.mechanics.frail import FRAIL, LeavesChain, leaves_chains, leaves_problems
 from engine.model import (
     ID_PATTERN,
     Automaton,
@@ -55,7 +55,6 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
 from engine.packs.load import load_pack, load_pack_document, module_digest, read_json_file
 from engine.packs.save import dump_pack, dump_pack_chunks, save_pack, write_atomic
 from engine.packs.shipped import (
