@@ -45,7 +45,7 @@ MAX_MECHANICS = 8
 #: 200 kinds of object and the Keke classics use 11, so 1,000 never binds a real
 #: pack, while a map of 700,000 nouns (4 GB in the editor) is refused unread.
 MAX_NOUNS = 1_000
-#: Entries of a FRAIL ``leaves`` map: it maps nouns to nouns, so as many as a pack
+#: Entries of the frail mechanic's ``leaves`` map: it maps nouns to nouns, so as many as a pack
 #: may declare.
 MAX_LEAVES = MAX_NOUNS
 #: Moves in a level's stored solution: a thousand times the longest human

@@ -3,7 +3,7 @@
 A token is an upper-case name (``^[A-Z][A-Z0-9_]*$``). Its class depends on the
 level: ``IS``/``AND`` are operators everywhere, the word of every registered
 property mechanic (engine.mechanics) is a property everywhere, the word of a
-mechanic a level opts into (FRAIL) is a property only in a level that opted in,
+mechanic a level opts into (engine.mechanics.frail) is a property only in a level that opted in,
 and an automaton's property word is a property in its level. Every other token
 is a noun. The parser, the turn resolver, the validators and the editor
 (palette, word colours, forms) all ask one :class:`Vocabulary` so they can never
@@ -70,7 +70,7 @@ class Vocabulary:
         automaton_properties: Iterable[str] = (),
         opted: Iterable[str] = (),
     ) -> Vocabulary:
-        """The vocabulary of a level that does or does not opt into FRAIL, with these automata.
+        """The vocabulary of a level that does or does not opt into the frail mechanic, with these automata.
 
         ``opted`` names further mechanics the level opts into, by type (``frail``
         is one). For several levels at once (a noun must be a noun in every level
@@ -103,7 +103,7 @@ class Vocabulary:
         return WordClass.NOUN
 
     def role(self, token: str) -> WordRole:
-        """The author's view of ``token``; an opt-in word (FRAIL) is a mechanic word even where not opted in."""
+        """The author's view of ``token``; an opt-in word is a mechanic word even where not opted in."""
         if token in OPERATORS:
             return WordRole.OPERATOR
         mechanic = self.mechanics.by_word.get(token)

@@ -3,7 +3,7 @@
 Each module declares one mechanic (engine.mechanics.base.Mechanic: its word, its
 phases, what it reads and changes, its compact encoding, lints and palette entry)
 and holds its rules: a contact's rule for the public turn beside its compact
-twin, FRAIL's checkpoint beside its compact twin. The public turn
+twin, the frail mechanic's checkpoint beside its compact twin. The public turn
 (engine.play), the compact path (engine.solve), validation (engine.packs), lint
 (engine.lint) and, through the vocabulary, the editor's palette read them from
 :func:`registered`. docs/adding-a-mechanic.md says how to add one.

@@ -1,7 +1,7 @@
 """What a mechanic declares, and the plain types its rules are written against.
 
 A :class:`Mechanic` is one thing the rules of the genre can do: a property word
-(engine.mechanics.you, …), FRAIL, transformation, automata. It says, once, its word,
+(engine.mechanics.you, …), the frail mechanic, transformation, automata. It says, once, its word,
 the phases of a turn it acts in, what it reads and what it changes, how the
 compact path encodes it (a bit of a noun's flags, assigned at registration), its
 lints and its palette entry, and it carries its rules: movement **roles** the two
@@ -174,7 +174,7 @@ class Mechanic:
     looks at and what it changes; ``encoding`` how the compact path stores it
     (every property is one bit of a noun's flags, :attr:`bit`, assigned when it
     is registered). A property acts through its ``roles`` in the movement phases,
-    through its ``contact`` in the contacts phase, or (FRAIL) in a phase of its own.
+    through its ``contact`` in the contacts phase, or (engine.mechanics.frail) in a phase of its own.
     ``unless``: words that cancel its roles on an object (engine.mechanics.stop);
     ``words``: every word tile has it (engine.mechanics.push). ``opt_in``: the type of the level
     mechanic that makes the word a property; without it the word is a mechanic

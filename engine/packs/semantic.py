@@ -3,7 +3,7 @@
 :func:`build_level` turns a schema-valid level document into its model (a
 refusal becomes located problems). :func:`level_problems` checks unique ids,
 positions inside the grid, which tokens are nouns in this level, the pack's noun
-vocabulary, automata and FRAIL rules, and the parse budget of the initial board.
+vocabulary, automata and the frail mechanic's map, and the parse budget of the initial board.
 Pointers are relative to the level.
 
 The checks read the level document itself, and take a :class:`~engine.packs.records.Breaks`
@@ -155,7 +155,7 @@ class _Reader:
         self.entities = self.records("entities")
         self.automata = self.records("automata")
         self.mechanics = self.records("mechanics")
-        # A mechanic's word (FRAIL) is opted into by a level mechanic of its type; a
+        # A mechanic's word (engine.mechanics.frail) is opted into by a level mechanic of its type; a
         # mechanic whose type is refused might be one, so then nothing is said about
         # the opt-in.
         types = [self.value(f"/mechanics/{i}/type", m, "type") for i, m in self.mechanics]

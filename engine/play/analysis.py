@@ -142,7 +142,7 @@ def analyze_level(
     Never raises for bad data: what cannot be read is left out and, with
     ``validate``, reported in ``problems`` (``nouns`` is the pack's noun vocabulary,
     as for a level inside a pack). Malformed entities and automata are skipped; the
-    word of a mechanic a level opts into (FRAIL) counts as a property even before
+    word of a mechanic a level opts into (engine.mechanics.frail) counts as a property even before
     the level opts in, so its rule shows while validation says what is missing.
     """
     doc = level.to_data() if isinstance(level, Level) else level

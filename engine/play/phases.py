@@ -244,7 +244,7 @@ def automaton_movement(
 def frail_checkpoint(
     ctx: LevelContext, board: Board, table_start: RuleTable, table_now: RuleTable
 ) -> list[Json]:
-    """Phase 5: the FRAIL checkpoint (:func:`engine.mechanics.frail.checkpoint`): what crumbled."""
+    """Phase 5: the frail mechanic's checkpoint (:func:`engine.mechanics.frail.checkpoint`): what crumbled."""
     return frail.checkpoint(board, ctx.leaves, table_start, table_now)
 
 

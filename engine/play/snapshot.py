@@ -9,7 +9,7 @@ them (docs/contract.md: a turn snapshot includes the active rules and each
 automaton's active state), and both are checked against the board: a snapshot
 whose rules or flags disagree with its words is rejected. Anything else (an
 unknown key, a crumble counter, a per-object ``leaves`` map) is rejected too, so no
-hidden state can ever ride along ("Hidden FRAIL state fails closed").
+hidden state can ever ride along (spec 04: hidden state fails closed).
 
 The level's normalized automata declaration (``id``, optional ``subject``,
 ``property``, ``pattern`` and the declared start ``phase`` of each) rides along

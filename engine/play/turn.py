@@ -3,7 +3,7 @@
 :func:`resolve_step` runs the phases of :mod:`engine.play.phases` in the order of
 :data:`~engine.play.phases.STEP_PHASES` on a mutable :class:`Board` copied from the
 frame — player movement, parse + transform, automaton movement, parse + transform,
-the FRAIL checkpoint, the contacts, and a second read of the rules if a contact
+the checkpoint (engine.mechanics.frail), the contacts, and a second read of the rules if a contact
 destroyed a word — and freezes the result into the next frame.
 :func:`advance` is the same turn on a board kept up to date from turn to turn
 (``Game.step``): it pays for what the turn changes, not for the size of the board.

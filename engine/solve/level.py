@@ -111,7 +111,7 @@ class CompactLevel:
 
         Raises:
             ValidationError: an entity the level cannot have, or a field on an
-                entity beyond ``id, kind, noun|text, x, y`` (spec 04: hidden FRAIL
+                entity beyond ``id, kind, noun|text, x, y`` (spec 04: hidden
                 state fails closed).
         """
         problems = [

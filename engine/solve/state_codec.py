@@ -15,7 +15,7 @@ byte each would make such keys twice as long as the positions.
 
 That is all the authoritative state there is (spec 04, "Solver transitions include
 frail state"): identity is the slot, existence is a position other than ``gone``,
-the FRAIL map is level data (its tokens are in :attr:`Codec.nouns` even when no
+the frail mechanic's leaves map is level data (its tokens are in :attr:`Codec.nouns` even when no
 object starts with them) and nothing else can be stored — there is no field a
 crumble counter or a per-object ``leaves`` value could live in. Rules, carriers,
 ``active`` and control are derived from the vector.
@@ -210,7 +210,7 @@ class Codec:
     def vector_of_records(self, entities: object, phases: Sequence[int]) -> list[int]:
         """Encode state-record entities (``Game.state()["entities"]``) and phases.
 
-        Fails closed (spec 04, "Hidden FRAIL state fails closed"): any key beyond
+        Fails closed (spec 04: hidden state fails closed): any key beyond
         ``id, kind, noun|text, x, y`` — a crumble counter, a per-object ``leaves``
         map — is rejected, since the vector has no place that could hold it. The
         entities are checked by :func:`~engine.play.records.check_entity_records`,

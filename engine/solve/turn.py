@@ -12,7 +12,7 @@ event records. It takes the resolution order of movers
 
 The mechanics' declarations are resolved once per level: the movement roles as
 bit masks and the declared contacts as their compact rules (by
-:class:`~engine.solve.rules.Meanings`), the FRAIL checkpoint as
+:class:`~engine.solve.rules.Meanings`), the frail mechanic's checkpoint as
 :class:`engine.mechanics.frail.CompactCheckpoint`.
 
 Where the public turn iterates in id order only to order event entries, this path
@@ -56,7 +56,7 @@ class TurnResolver:
             tuple(-1 if beat is None else grid.index[beat] for beat in automaton_beats(a))
             for a in automata
         ]
-        #: the FRAIL checkpoint; None when the level has not opted in (nothing crumbles)
+        #: the frail mechanic's checkpoint; None when the level has not opted in (nothing crumbles)
         self.checkpoint = frail.compact_checkpoint(
             meanings.bits,
             codec.ctx.leaves,
@@ -240,7 +240,7 @@ class TurnResolver:
         left: list[int],
         crumbled: Crumbles | None,
     ) -> bool:
-        """Phase 5: the FRAIL checkpoint (:class:`engine.mechanics.frail.CompactCheckpoint`).
+        """Phase 5: the frail mechanic's checkpoint (:class:`engine.mechanics.frail.CompactCheckpoint`).
 
         Whether anything crumbled; ``left`` are the cells an entity moved out of.
         """
