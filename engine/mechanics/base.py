@@ -189,7 +189,7 @@ class Mechanic:
     phases: tuple[Phase, ...]
     reads: str
     changes: str
-    encoding: str
+    encoding: str = "one bit of a noun's flags"
     roles: frozenset[Role] = frozenset()
     unless: frozenset[str] = frozenset()
     words: bool = False

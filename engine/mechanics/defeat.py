@@ -55,7 +55,6 @@ MECHANIC = Mechanic(
     phases=(Phase.CONTACTS,),
     reads="the YOU objects of each cell that holds a DEFEAT object",
     changes="removes YOU objects",
-    encoding="one bit of a noun's flags",
     roles=frozenset({Role.HAZARD}),
     contact=Contact(
         destroys=True,

@@ -57,7 +57,6 @@ MECHANIC = Mechanic(
     phases=(Phase.CONTACTS,),
     reads="the entities of each cell that holds a SINK object",
     changes="removes entities, words too (the rules are then read again)",
-    encoding="one bit of a noun's flags",
     roles=frozenset({Role.HAZARD}),
     contact=Contact(
         destroys=True,

@@ -86,7 +86,6 @@ MECHANIC = Mechanic(
     phases=(Phase.CONTACTS,),
     reads="the surviving objects of each cell that holds a YOU object",
     changes="won (the step's, and so the game's)",
-    encoding="one bit of a noun's flags",
     roles=frozenset({Role.GOAL}),
     contact=Contact(
         destroys=False,

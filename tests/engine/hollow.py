@@ -22,7 +22,6 @@ MECHANIC = Mechanic(
     phases=(Phase.PLAYER_MOVEMENT, Phase.AUTOMATON_MOVEMENT),
     reads="the cells ahead of a mover",
     changes="positions: it moves into the cells of blocking objects",
-    encoding="one bit of a noun's flags (the passing role's)",
     roles=frozenset({Role.PASSES}),
     palette=PaletteEntry("#8c8c8c", "nothing stops it"),
 )
