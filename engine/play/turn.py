@@ -1,10 +1,11 @@
 """Turn resolution for the public engine: a step as named phases (docs/contract.md §5).
 
-:func:`resolve_step` runs the phases of :mod:`engine.play.phases` in the order of
-:data:`~engine.play.phases.STEP_PHASES` on a mutable :class:`Board` copied from the
-frame — player movement, parse + transform, automaton movement, parse + transform,
-the checkpoint (engine.mechanics.frail), the contacts, and a second read of the rules if a contact
-destroyed a word — and freezes the result into the next frame.
+:func:`resolve_step` calls the phases of :mod:`engine.play.phases` one after the
+other, in the order :data:`~engine.play.phases.STEP_PHASES` names them, on a
+mutable :class:`Board` copied from the frame — player movement, parse +
+transform, automaton movement, parse + transform, the checkpoint
+(engine.mechanics.frail), the contacts, and a second read of the rules if a
+contact destroyed a word — and freezes the result into the next frame.
 :func:`advance` is the same turn on a board kept up to date from turn to turn
 (``Game.step``): it pays for what the turn changes, not for the size of the board.
 A step whose player movement moves nothing, or whose board would exceed the parse
