@@ -34,7 +34,7 @@ from operator import itemgetter
 
 from engine.errors import RuleComplexityError, WorkLimitError
 from engine.limits import PARSE_BUDGET as PARSE_BUDGET  # the parser's default budget
-from engine.mechanics import Mechanics, Role, registered
+from engine.mechanics import Mechanics, Role, registered, transformation
 from engine.tokens import Vocabulary, WordClass
 
 HORIZONTAL = "horizontal"
@@ -350,9 +350,8 @@ def _options(
 class RuleTable:
     """What a rule set means for objects: their properties and their next noun.
 
-    ``transforms`` maps a noun to the target and rule of its one transformation link:
-    the first noun-valued rule in rule order, unless an ``X IS X`` rule for that noun
-    suppresses every transformation of it. ``mechanics`` are the vocabulary's
+    ``transforms`` maps a noun to the target and rule of its one transformation link
+    (:func:`engine.mechanics.transformation.links`). ``mechanics`` are the vocabulary's
     (engine.mechanics): what each property does, for the phases that read the table.
     """
 
@@ -365,21 +364,16 @@ class RuleTable:
     @classmethod
     def build(cls, rules: tuple[Rule, ...], vocabulary: Vocabulary) -> RuleTable:
         props: dict[str, set[str]] = {}
-        transforms: dict[str, tuple[str, Rule]] = {}
-        selfish: set[str] = set()
+        nouns: list[Rule] = []
         for rule in rules:
             if vocabulary.classify(rule.predicate) is WordClass.PROPERTY:
                 props.setdefault(rule.subject, set()).add(rule.predicate)
-            elif rule.predicate == rule.subject:
-                selfish.add(rule.subject)
-            elif rule.subject not in transforms:
-                transforms[rule.subject] = (rule.predicate, rule)
-        for noun in selfish:
-            transforms.pop(noun, None)
+            else:
+                nouns.append(rule)
         return cls(
             rules,
             {k: frozenset(v) for k, v in props.items()},
-            transforms,
+            transformation.links(nouns) if nouns else {},
             vocabulary.mechanics,
         )
 
