@@ -18,13 +18,13 @@ from collections.abc import Iterable
 
 from engine.mechanics import Mechanics
 from engine.mechanics.base import Has
+from engine.mechanics.base import Occupant as Occupant  # the type of a cell's entity, for callers
 from engine.play.board import Board, Signature
 from engine.play.events import Json
 from engine.play.work import CELL_UNITS, spend
 from engine.rules import RuleTable
 
 Cell = tuple[int, int]
-Occupant = tuple[int, str, str]  # (id, kind, noun-or-text), one entity of a cell
 
 
 def _has(table: RuleTable) -> Has:

@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from engine.mechanics.base import Occupancy
 from engine.solve.rules import Meaning
 
-Occupancy = dict[int, tuple[int, ...]]  # cell -> slots; tuples, so copies can share them
+__all__ = ["Child", "Crumbles", "Expansion", "Occupancy", "Successor"]
+
 Crumbles = list[tuple[int, str, str | None]]  # (id, from, to) per crumbled object
 Child = tuple[int, bool, bool]  # (key, won, control): a Successor as a plain tuple
 
