@@ -43,6 +43,8 @@ _AXES = ((HORIZONTAL, 1, 0), (VERTICAL, 0, 1))
 
 WordTile = tuple[int, str, int, int]  # (id, text, x, y)
 _NONE: frozenset[str] = frozenset()
+#: RuleTable.movement: pushed nouns, blocking nouns, passing nouns; words pushed, words block
+Movement = tuple[frozenset[str], frozenset[str], frozenset[str], bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,7 +361,10 @@ class RuleTable:
     properties: dict[str, frozenset[str]] = field(default_factory=dict)
     transforms: dict[str, tuple[str, Rule]] = field(default_factory=dict)
     mechanics: Mechanics = field(default_factory=registered, compare=False, repr=False)
-    _roles: dict[Role, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+    _roles: dict[Role | None, frozenset[str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _movement: list[Movement] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def build(cls, rules: tuple[Rule, ...], vocabulary: Vocabulary) -> RuleTable:
@@ -385,16 +390,37 @@ class RuleTable:
         """The nouns that have ``prop`` (objects of any other noun cannot have it)."""
         return [noun for noun, have in self.properties.items() if prop in have]
 
-    def nouns_playing(self, role: Role) -> frozenset[str]:
-        """The nouns whose objects play ``role`` under these rules (worked out once a table)."""
-        found = self._roles.get(role)
-        if found is None:
-            words = self.mechanics.role_words[role]
-            unless = self.mechanics.unless
-            found = frozenset(
-                noun
-                for noun, have in self.properties.items()
-                if any(word in have and not unless.get(word, _NONE) & have for word in words)
+    def movement(self) -> Movement:
+        """What the movement phases ask of these rules, worked out once a table.
+
+        The nouns whose objects are pushed, block and pass, and whether every word
+        tile is pushed and blocks.
+        """
+        if not self._movement:
+            words = self.mechanics.word_roles
+            self._movement.append(
+                (
+                    self.nouns_playing(Role.PUSHED),
+                    self.nouns_playing(Role.BLOCKS),
+                    self.nouns_playing(Role.PASSES),
+                    Role.PUSHED in words,
+                    Role.BLOCKS in words,
+                )
             )
-            self._roles[role] = found
-        return found
+        return self._movement[0]
+
+    def nouns_playing(self, role: Role) -> frozenset[str]:
+        """The nouns whose objects play ``role`` under these rules (every role's, once a table)."""
+        roles = self._roles
+        if not roles:
+            by_word, unless = self.mechanics.roles_by_word, self.mechanics.unless
+            found: dict[Role | None, set[str]] = {None: set()}  # None: worked out
+            for noun, have in self.properties.items():
+                for word in have:
+                    played = by_word.get(word)
+                    if played and not (word in unless and unless[word] & have):
+                        for one in played:
+                            found.setdefault(one, set()).add(noun)
+            for key, nouns in found.items():
+                roles[key] = frozenset(nouns)
+        return roles.get(role, _NONE)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Protocol
 
 from engine.errors import Problem
@@ -37,11 +37,12 @@ class Table(Protocol):
     def has(self, noun: str, prop: str) -> bool: ...
 
 
-#: Whether an occupant of a cell has a property: only objects have properties.
-Has = Callable[[Occupant, str], bool]
-#: A contact's rule of the public turn: the occupants of one cell (ascending id) to
-#: what it acts on there (the occupants it removes; for a win, those that win).
-CellRule = Callable[[Sequence[Occupant], Has], Sequence[Occupant]]
+#: One cell of the public turn: each occupant, ascending id, with its properties
+#: under the rules (an object's noun's; a word has none).
+Here = Sequence[tuple[Occupant, frozenset[str]]]
+#: A contact's rule of the public turn: one cell to what it acts on there (the
+#: occupants it removes; for a win, those that win).
+CellRule = Callable[[Here], Sequence[Occupant]]
 #: A contact's compact rule over ``cells``: ``(cells, occupancy, flags) -> slots`` (the
 #: slots it removes, each once; for a win, any slots that win: empty when none).
 CompactRule = Callable[[Iterable[int], Occupancy, Sequence[int]], Sequence[int]]
@@ -74,8 +75,11 @@ STEP_ORDER = (
 SETTLE_ORDER = (Phase.PARSE_AND_TRANSFORM, Phase.CONTACTS, Phase.REREAD_RULES)
 
 
-class Role(Enum):
-    """What an object with a property is to the two movement phases and to the solver's estimate."""
+class Role(StrEnum):
+    """What an object with a property is to the two movement phases and to the solver's estimate.
+
+    A string enum: the turn looks a table's nouns up by role, and a string hashes in C.
+    """
 
     #: takes the player's intent; a position where no object has it is out of control
     MOVER = "mover"

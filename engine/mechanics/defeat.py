@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from engine.mechanics.base import (
     CompactRule,
     Contact,
-    Has,
+    Here,
     Mechanic,
     Occupancy,
     Occupant,
@@ -26,10 +26,10 @@ from engine.mechanics.you import YOU
 DEFEAT = "DEFEAT"
 
 
-def cell(occupants: Sequence[Occupant], has: Has) -> Sequence[Occupant]:
+def cell(here: Here) -> Sequence[Occupant]:
     """The YOU objects of a cell that holds a DEFEAT object."""
-    if any(has(o, DEFEAT) for o in occupants):
-        return [o for o in occupants if has(o, YOU)]
+    if any(DEFEAT in props for _, props in here):
+        return [o for o, props in here if YOU in props]
     return ()
 
 

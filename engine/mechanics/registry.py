@@ -34,6 +34,8 @@ class Mechanics:
         "by_type",
         "by_word",
         "contact_reads",
+        "destroy_at",
+        "destroy_rules",
         "destroys",
         "lint_codes",
         "lints",
@@ -44,7 +46,10 @@ class Mechanics:
         "revisits",
         "role_bits",
         "role_words",
+        "roles_by_word",
         "unless",
+        "win_at",
+        "win_rules",
         "wins",
         "word_bits",
         "word_roles",
@@ -70,6 +75,8 @@ class Mechanics:
         }
         self.role_bits = {role: _mask(self.bits, words) for role, words in self.role_words.items()}
         self.unless = {m.word: m.unless for m in self.properties if m.word and m.unless}
+        #: each property word's roles (for engine.rules.RuleTable.nouns_playing)
+        self.roles_by_word = {m.word: tuple(m.roles) for m in self.properties if m.word and m.roles}
         #: the roles every word tile plays, and their bits
         self.word_roles = frozenset(r for m in self.properties if m.words for r in m.roles)
         self.word_bits = _mask(self.bits, [m.word for m in self.properties if m.word and m.words])
@@ -77,6 +84,12 @@ class Mechanics:
         #: the destroying contacts, then the winning ones, each in rank order
         self.destroys = tuple(sorted((c for c in contacts if c[1].destroys), key=_rank))
         self.wins = tuple(sorted((c for c in contacts if not c[1].destroys), key=_rank))
+        #: the properties whose objects' cells the public turn visits for each kind
+        self.destroy_at = frozenset(c.at for _, c in self.destroys)
+        self.win_at = frozenset(c.at for _, c in self.wins)
+        #: the public rules, as the contacts phase calls them: (rule, cause) and rule
+        self.destroy_rules = tuple((c.cell, c.cause) for _, c in self.destroys)
+        self.win_rules = tuple(c.cell for _, c in self.wins)
         self.contact_reads = frozenset(w for _, c in contacts for w in c.reads)
         #: (property, whose cells) of every contact: engine.play.contacts.contact_cells
         self.revisits = tuple(dict.fromkeys(p for _, c in contacts for p in c.revisit.items()))

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from engine.mechanics.base import (
     CompactRule,
     Contact,
-    Has,
+    Here,
     Mechanic,
     Occupancy,
     Occupant,
@@ -26,10 +26,10 @@ from engine.mechanics.base import (
 SINK = "SINK"
 
 
-def cell(occupants: Sequence[Occupant], has: Has) -> Sequence[Occupant]:
+def cell(here: Here) -> Sequence[Occupant]:
     """Everything in the cell, when it holds two entities or more and a SINK object."""
-    if len(occupants) >= 2 and any(has(o, SINK) for o in occupants):
-        return occupants
+    if len(here) >= 2 and any(SINK in props for _, props in here):
+        return [o for o, _ in here]
     return ()
 
 

@@ -15,7 +15,7 @@ from engine.errors import Problem
 from engine.mechanics.base import (
     CompactRule,
     Contact,
-    Has,
+    Here,
     LevelFacts,
     Mechanic,
     Occupancy,
@@ -29,10 +29,10 @@ from engine.mechanics.you import YOU
 WIN = "WIN"
 
 
-def cell(occupants: Sequence[Occupant], has: Has) -> Sequence[Occupant]:
+def cell(here: Here) -> Sequence[Occupant]:
     """The cell's occupants when a YOU object and a WIN object are among them."""
-    if any(has(o, YOU) for o in occupants) and any(has(o, WIN) for o in occupants):
-        return occupants
+    if any(YOU in props for _, props in here) and any(WIN in props for _, props in here):
+        return [o for o, _ in here]
     return ()
 
 

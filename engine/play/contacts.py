@@ -14,10 +14,9 @@ both tables).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.mechanics import Mechanics
-from engine.mechanics.base import Has
 from engine.mechanics.base import Occupant as Occupant  # the type of a cell's entity, for callers
 from engine.play.board import Board, Signature
 from engine.play.events import Json
@@ -27,50 +26,53 @@ from engine.rules import RuleTable
 Cell = tuple[int, int]
 
 
-def _has(table: RuleTable) -> Has:
-    def has(o: Occupant, prop: str) -> bool:
-        return o[1] == "object" and table.has(o[2], prop)
-
-    return has
+_NONE: frozenset[str] = frozenset()
 
 
-def cell_contacts(cell: Cell, occupants: list[Occupant], table: RuleTable) -> list[list[Json]]:
+def _here(occupants: Iterable[Occupant], table: RuleTable) -> list[tuple[Occupant, frozenset[str]]]:
+    """The cell as the contacts' rules read it: each occupant with its properties."""
+    props = table.properties
+    return [(o, props.get(o[2], _NONE) if o[1] == "object" else _NONE) for o in occupants]
+
+
+def cell_contacts(cell: Cell, occupants: list[Occupant], table: RuleTable) -> Sequence[list[Json]]:
     """The destroying contacts in one cell whose ``occupants`` are in ascending id.
 
     Contacts never reach past their cell, so a board's contacts are this, cell by
     cell: the settle, a turn and an incremental reader (engine.play.reader) all
     resolve them here. Returns, per destroying contact in rank order, the entries
-    (event form) of what it destroyed.
+    (event form) of what it destroyed; nothing (``()``) when none destroyed anything.
     """
-    has = _has(table)
-    out: list[list[Json]] = []
-    left: list[Occupant] = occupants
-    for _word, contact in table.mechanics.destroys:
-        gone = contact.cell(left, has) if left else ()
+    rules = table.mechanics.destroy_rules
+    out: list[list[Json]] | None = None
+    left = _here(occupants, table)
+    for k, (rule, cause) in enumerate(rules):
+        gone = rule(left) if left else ()
         if not gone:
-            out.append([])
             continue
-        out.append(
-            [
-                {
-                    "id": o[0],
-                    ("noun" if o[1] == "object" else "text"): o[2],
-                    "at": [cell[0], cell[1]],
-                    "cause": contact.cause,
-                }
-                for o in gone
-            ]
-        )
+        if out is None:
+            out = [[] for _ in rules]
+        out[k] = [
+            {
+                "id": o[0],
+                ("noun" if o[1] == "object" else "text"): o[2],
+                "at": [cell[0], cell[1]],
+                "cause": cause,
+            }
+            for o in gone
+        ]
         taken = {o[0] for o in gone}
-        left = [o for o in left if o[0] not in taken]
-    return out
+        left = [entry for entry in left if entry[0][0] not in taken]
+    return () if out is None else out
 
 
 def cell_won(occupants: Iterable[Occupant], table: RuleTable) -> bool:
     """Whether a winning contact holds in one cell (engine.mechanics.win)."""
-    here = list(occupants)
-    has = _has(table)
-    return any(contact.cell(here, has) for _word, contact in table.mechanics.wins)
+    here = _here(occupants, table)
+    for rule in table.mechanics.win_rules:  # noqa: SIM110 (a loop: no generator a cell)
+        if rule(here):
+            return True
+    return False
 
 
 def contacts(
@@ -95,24 +97,30 @@ def contacts(
         looked += CELL_UNITS + len(here)
         return [(i, board.kind[i], board.name[i]) for i in here]
 
-    def cells_with(props: set[str]) -> list[Cell]:
+    def cells_with(props: frozenset[str]) -> list[Cell]:
         if changed is not None:
             return sorted(changed, key=lambda c: (c[1], c[0]))
         ids = board.objects_of({n for p in props for n in table.nouns_with(p)})
         return sorted({board.pos[i] for i in ids}, key=lambda c: (c[1], c[0]))
 
-    destroyed: list[list[Json]] = [[] for _ in mechanics.destroys]
-    for cell in cells_with({contact.at for _, contact in mechanics.destroys}):
-        for k, gone in enumerate(cell_contacts(cell, occupants(cell), table)):
+    destroyed: list[list[Json]] | None = None
+    for cell in cells_with(mechanics.destroy_at):
+        parts = cell_contacts(cell, occupants(cell), table)
+        if not parts:
+            continue
+        if destroyed is None:
+            destroyed = [[] for _ in parts]
+        for k, gone in enumerate(parts):
             for entry in gone:
                 board.remove(entry["id"])
             destroyed[k] += gone
-    won = any(
-        cell_won(occupants(c), table)
-        for c in cells_with({contact.at for _, contact in mechanics.wins})
-    )
+    won = False
+    for cell in cells_with(mechanics.win_at):
+        if cell_won(occupants(cell), table):
+            won = True
+            break
     spend(looked)
-    return [entry for part in destroyed for entry in part], won
+    return [] if destroyed is None else [entry for part in destroyed for entry in part], won
 
 
 def contact_signature(table: RuleTable) -> Signature:

@@ -284,20 +284,13 @@ def move_group(
     """
     dx, dy = direction.dx, direction.dy
     budgets = open_budgets()
-    pushed_nouns, blocking = table.nouns_playing(Role.PUSHED), table.nouns_playing(Role.BLOCKS)
-    passing = table.nouns_playing(Role.PASSES)
-    word_roles = table.mechanics.word_roles
-    words_pushed, words_block = Role.PUSHED in word_roles, Role.BLOCKS in word_roles
+    pushed_nouns, blocking, passing, words_pushed, words_block = table.movement()
 
     def is_push(i: int) -> bool:
         return board.name[i] in pushed_nouns if board.kind[i] == "object" else words_pushed
 
     def is_stop(i: int) -> bool:
         return board.name[i] in blocking if board.kind[i] == "object" else words_block
-
-    def passes(group: list[int]) -> bool:
-        """Whether nothing stops ``group``: each of it plays the passing role."""
-        return all(board.kind[i] == "object" and board.name[i] in passing for i in group)
 
     progress = [board.pos[i][0] * dx + board.pos[i][1] * dy for i in movers]
     outcomes: list[Outcome] = []
@@ -315,7 +308,11 @@ def move_group(
             here = board.at((x, y))
             looked += len(here)
             stops = [i for i in here if is_stop(i)]
-            if stops and not (passing and passes(chain[-1])):
+            # nothing stops a group each of which plays the passing role
+            if stops and not (
+                passing
+                and all(board.kind[i] == "object" and board.name[i] in passing for i in chain[-1])
+            ):
                 blocker, reason = stops[0], "stop"
                 break
             pushed = [i for i in here if is_push(i)]

@@ -44,7 +44,7 @@ class _Settled:
 
     transformed: list[Json]
     links: list[tuple[Rule, int]]  # (transformation rule, object id) for each record
-    destroyed: list[list[Json]]  # per destroying contact, in rank order
+    destroyed: Sequence[list[Json]]  # per destroying contact, in rank order (() if none)
     survivors: list[Occupant]  # ascending id, nouns after the transformation
     won: bool
 
