@@ -10,8 +10,9 @@ public turn and, beside it, its compact twin) or a checkpoint of its own.
 
 The mechanics sit below the token classes (engine.tokens reads the words from the
 registry), so they import nothing of the engine but errors and limits: the
-public rules take a rule table as :class:`Table` and cells as :data:`Occupant`
-tuples, the compact ones slot lists, flags and an :data:`Occupancy`.
+public rules take a cell as its :data:`Occupant` tuples with their properties
+(:data:`Here`) and a rule table as :class:`Table`, the compact ones slot lists,
+flags and an :data:`Occupancy`.
 """
 
 from __future__ import annotations
