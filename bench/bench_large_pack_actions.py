@@ -131,6 +131,12 @@ def main() -> int:
         act("duplicate level", actions["actionDuplicateLevel"].trigger)
         act("delete level", actions["actionDeleteLevel"].trigger)
         act("move level down", actions["actionMoveLevelDown"].trigger)
+        bar = window.level_list.filter_bar  # issue 35: finding levels
+        act("filter by status", lambda: bar.set_status("checking"))
+        act("and search levels", lambda: bar.set_search("level 12"))
+        act("clear the filter", lambda: bar.set_status(""))
+        act("search again", lambda: bar.set_search("level 4"))
+        act("clear the search", lambda: bar.set_search(""))
         pack.undo_stack.setClean()
         window.close()
     return 0

@@ -273,6 +273,7 @@ def _open_in_editor(path: str) -> dict[str, Any]:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    import engine
     from editor.main_window import MainWindow
     from editor.settings import EditorSettings
     from tests.editor.scripted_dialogs import ScriptedDialogs
@@ -292,7 +293,7 @@ def _open_in_editor(path: str) -> dict[str, Any]:
     levels = window.pack.level_count()
     window.verifier.shutdown()
     window.solver_panel.shutdown()
-    return {"outcome": f"{levels} level(s), warnings: {', '.join(codes) or 'none'}"}
+    return {"outcome": f"{engine.counted(levels, 'level')}, warnings: {', '.join(codes) or 'none'}"}
 
 
 def _recovery(folder: str) -> str:

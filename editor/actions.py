@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from editor.resources import icon
 from editor.settings import SOUND_VOLUMES
+from editor.views.keys import note_platform_keys
 
 Shortcut = QKeySequence.StandardKey | str | None
 
@@ -127,6 +128,20 @@ VIEW_ACTIONS = (
         "",
         "Black on white with strong outlines, for low vision or a bright room",
         checkable=True,
+    ),
+    ActionSpec(
+        "actionResetLayout",
+        "&Reset Layout",
+        "",
+        "",
+        "Every panel back in its default place and size, for this window's size",
+    ),
+    ActionSpec(
+        "actionCommandPalette",
+        "&Command Palette…",
+        "Ctrl+Shift+P",
+        "",
+        "Find any action by name and run it with Enter; its key is shown beside it",
     ),
 )
 #: View toggles of the rules panel (docs/editor.md, "Rules panel").
@@ -379,7 +394,7 @@ HELP_ACTIONS = (
         "&Getting Started",
         SK.HelpContents,
         "",
-        "Paint a sentence, see its rule, play, solve, validate, share",
+        "The author's loop: new pack, paint, rules, play, solve, problems, save, share",
     ),
     ActionSpec(
         "actionShortcuts",
@@ -406,6 +421,7 @@ def decorate(action: QAction, spec: ActionSpec) -> None:
             action.setShortcut(QKeySequence(spec.shortcut))
         else:
             action.setShortcuts(spec.shortcut)
+            note_platform_keys(action, spec.shortcut)
     if spec.icon:
         action.setIcon(icon(spec.icon))
     keys = shortcut_text(spec.shortcut)

@@ -112,7 +112,9 @@ class LevelActions:
             return
         level = current[1]
         taken = {lv.level_id for lv in self._pack.levels}
-        answer = self._dialogs.edit_level_properties(self._parent, level.properties, taken)
+        answer = self._dialogs.edit_level_properties(
+            self._parent, level.properties, taken, references=level.authored("references")
+        )
         if answer is None:
             return
         props, anchor = answer

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import (
@@ -65,12 +66,13 @@ from editor.level_actions import LevelActions
 from editor.panels.automata_panel import AutomataPanel
 from editor.panels.frail_panel import FrailPanel
 from editor.panels.play_mode import PlayMode
+from editor.panels.play_page import KEYS as PLAY_KEYS
 from editor.panels.rules_panel import RulesPanel
 from editor.panels.sharing import Sharing
 from editor.panels.solver import SolverPanel
 from editor.panels.validation import ValidationPanel
 from editor.panels.validation_jump import open_problem_field
-from editor.resources import icon
+from editor.resources import TUTORIAL_PACK, icon
 from editor.settings import SOUND_VOLUMES, EditorSettings
 from editor.tasks.analysis import AnalysisService
 from editor.tasks.move_zero import MoveZeroFollower
@@ -94,11 +96,16 @@ from editor.views.help import (
     shortcuts_html,
 )
 from editor.views.inspector import StackInspector
+from editor.views.keys import menu_entries, shown_keys
 from editor.views.level_list import LevelListPanel
 from editor.views.look import Look
 from editor.views.palette import PaletteWidget
 from editor.views.theme import Theme, apply_theme, theme_named
 from editor.views.tiles import TileRenderer
+from editor.window_layout import WindowLayout
+
+if TYPE_CHECKING:
+    from editor.views.command_palette import CommandPalette
 
 APP_NAME = "Rulegrid Editor"
 
@@ -217,7 +224,7 @@ class MainWindow(QMainWindow):
         self.destroyed.connect(thaw)  # and its objects can be collected
         self.session.release_pack_with(self)
 
-        self.resize(1280, 820)
+        self._fit_screen(1280, 820)
         self._restore_window()
         self.actions_by_id["actionDarkTheme"].setChecked(self.settings.theme == "dark")
         self.actions_by_id["actionHighContrast"].setChecked(self.settings.theme == "contrast")
@@ -241,14 +248,34 @@ class MainWindow(QMainWindow):
         }
         dialog = self.findChild(HelpDialog, page) or HelpDialog(titles[page], page, self)
         if page == "gettingStarted":
-            dialog.set_html(getting_started_html(dialog.browser, self.renderer))
+            dialog.set_html(getting_started_html(dialog.browser, self.renderer, self.key_name))
         elif page == "shortcuts":
-            dialog.set_html(shortcuts_html(self.actions_by_id.values()))
+            entries = menu_entries(self.menuBar())
+            in_menus = {id(action) for _path, action in entries}
+            others = [a for a in self.actions() if id(a) not in in_menus]
+            dialog.set_html(shortcuts_html(entries, others, PLAY_KEYS))
         else:
             dialog.set_html(about_html())
         dialog.show()
         dialog.raise_()
         return dialog
+
+    def key_name(self, action_id: str) -> str:
+        """The key of the window's action ``action_id`` as help names it ("" if none)."""
+        action = self.findChild(QAction, action_id)
+        keys = shown_keys(action) if action is not None else []
+        return keys[0] if keys else ""
+
+    def show_command_palette(self) -> CommandPalette:
+        """Ctrl+Shift+P: find an action of the menus by name and run it."""
+        from editor.views.command_palette import CommandPalette  # on first use: not at start
+
+        palette = self.findChild(CommandPalette, "commandPalette")
+        if palette is None:
+            palette = CommandPalette(self.menuBar(), self)
+            palette.said.connect(self.show_message)
+        palette.open_palette()
+        return palette
 
     def activate_tool(self, tool: Tool) -> None:
         self.canvas.set_tool(tool)
@@ -333,6 +360,8 @@ class MainWindow(QMainWindow):
             ),
             **self.sharing.handlers(),
             "actionValidate": self._validate,
+            "actionResetLayout": lambda: self.window_layout.reset(),
+            "actionCommandPalette": self.show_command_palette,
         }
         self.actions_by_id.update(
             build_actions(
@@ -463,6 +492,8 @@ class MainWindow(QMainWindow):
             None,
         )
         self.panels_menu = view.addMenu("&Panels")
+        self.panels_menu.setObjectName("menuPanels")
+        self._add(view, "actionResetLayout", None, "actionCommandPalette")
         tools_menu = bar.addMenu("&Tools")
         for tool in self.tools:
             tools_menu.addAction(a[tool.action_id])
@@ -508,7 +539,7 @@ class MainWindow(QMainWindow):
         ):
             main.addSeparator() if name is None else main.addAction(a[name])
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, main)
-        tools = QToolBar("Tools", self)
+        self.tools_toolbar = tools = QToolBar("Tools", self)
         tools.setObjectName("toolsToolBar")
         tools.setIconSize(QSize(22, 22))
         for tool in self.tools:
@@ -521,7 +552,7 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         a = self.actions_by_id
-        self.docks = DockRegistry(self, self.panels_menu)
+        self.docks = DockRegistry(self, self.panels_menu, home=self._focus_canvas)
         self.level_list.add_toolbar_actions(
             [
                 a["actionAddLevel"],
@@ -535,11 +566,24 @@ class MainWindow(QMainWindow):
             ]
         )
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.docks.add("levelList", "Levels", self.level_list, left, shortcut="Alt+1")
-        self.docks.add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
-        self.docks.add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
-        self.docks.add("history", "History", self.history, right, shortcut="Alt+4")
-        problems = self.docks.add(
+        add = self.docks.add
+        levels = add(
+            "levelList",
+            "Levels",
+            self.level_list,
+            left,
+            shortcut="Alt+1",
+            focus=self.level_list.view,
+        )
+        self.level_list.filter_bar.summary_changed.connect(
+            lambda text: levels.setWindowTitle(f"Levels — {text}" if text else "Levels")
+        )
+        add("palette", "Palette", self.palette_panel, left, shortcut="Alt+2")
+        # the right column: Stack, Automata, FRAIL, Solver over Rules, History (window_layout)
+        add("stackInspector", "Stack", self.inspector, right, shortcut="Alt+3")
+        add("rules", "Rules", self.rules_panel, right, shortcut="Alt+5")
+        add("history", "History", self.history, right, tabify_with="rules", shortcut="Alt+4")
+        problems = add(
             "validation",
             "Problems",
             self.validation_panel,
@@ -557,23 +601,29 @@ class MainWindow(QMainWindow):
             [self.palette_panel, self.inspector],
             self.undo_group,
         )
-        self.docks.add(
-            "solver", "Solver", self.solver_panel, right, tabify_with="history", shortcut="Alt+9"
-        )
-        # Behind another tab, the pack curve (a point per level) is drawn when shown.
-        self.docks["solver"].visibilityChanged.connect(self.solver_panel.curve_box.set_shown)
-        self.docks.add(
-            "rules", "Rules", self.rules_panel, right, tabify_with="history", shortcut="Alt+5"
-        ).raise_()
         for dock_id, title, panel, key in (
             ("automata", "Automata", self.automata_panel, "Alt+7"),
             ("frail", "FRAIL", self.frail_panel, "Alt+8"),
+            ("solver", "Solver", self.solver_panel, "Alt+9"),
         ):
-            self.docks.add(dock_id, title, panel, right, tabify_with="stackInspector", shortcut=key)
+            add(dock_id, title, panel, right, tabify_with="stackInspector", shortcut=key)
+        # Behind another tab, the pack curve (a point per level) is drawn when shown.
+        self.docks["solver"].visibilityChanged.connect(self.solver_panel.curve_box.set_shown)
         self.docks["stackInspector"].raise_()
+        self.docks["rules"].raise_()
         self.automata_panel.use_ghost_action(a["actionGhostPreview"])
         if not self.settings.welcomed:
             self._add_welcome(right)
+        self.window_layout = WindowLayout(
+            self,
+            self.docks,
+            level_view=self.level_list.view,
+            problems_pages=self.validation_panel.pages,
+            problems_empty_page=self.validation_panel.empty,
+            play_toolbars=[self.tools_toolbar],
+        )
+        self.window_layout.capture_default()
+        self.play_view.playing_changed.connect(self.window_layout.set_playing)
 
     def _focus_canvas(self) -> None:
         self.canvas.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -582,7 +632,7 @@ class MainWindow(QMainWindow):
 
     def _add_welcome(self, area: Qt.DockWidgetArea) -> None:
         """The first start's welcome panel, until the author dismisses it ("Got it")."""
-        welcome = WelcomePanel(self.renderer)
+        welcome = WelcomePanel(self.renderer, self.session, self.key_name, TUTORIAL_PACK)
         dock = self.docks.add("welcome", "Welcome", welcome, area, tabify_with="stackInspector")
         dock.raise_()  # the first thing a new author reads
 
@@ -724,23 +774,19 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         self._default_layout_pending = state.isEmpty() or not self.restoreState(state)
 
+    def _fit_screen(self, width: int, height: int) -> None:
+        """The first window's size: as asked, within the screen's free area (1366×768 too)."""
+        screen = self.screen()
+        room = screen.availableGeometry() if screen is not None else None
+        if room is not None and not room.isEmpty():
+            width, height = min(width, room.width()), min(height, room.height())
+        self.resize(width, height)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._default_layout_pending:  # dock sizes only take once the window has its size
             self._default_layout_pending = False
-            d = self.docks
-            self.resizeDocks([d["levelList"], d["palette"]], [250, 560], Qt.Orientation.Vertical)
-            self.resizeDocks(
-                [d["levelList"], d["stackInspector"]], [260, 270], Qt.Orientation.Horizontal
-            )
-            self.resizeDocks(
-                [d["stackInspector"], d["history"]], [330, 330], Qt.Orientation.Vertical
-            )
-            # the board is the work: the Problems list starts short (about six rows)
-            self.resizeDocks([d["validation"]], [190], Qt.Orientation.Vertical)
-            layout = self.layout()
-            if layout is not None:  # now, so the board is placed before the first input
-                layout.activate()
+            self.window_layout.size_docks()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         self.sharing.importer.drag_enter(event)
@@ -753,7 +799,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.settings.window_geometry = self.saveGeometry()
-        self.settings.window_state = self.saveState()
+        self.settings.window_state = self.window_layout.state_to_save()
         self.settings.sync()
         release_clipboard()  # what this window copied must not outlive it (PySide6 exit crash)
         thaw()  # the pack was frozen for the collector while open; now it may go

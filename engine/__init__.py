@@ -5,7 +5,7 @@ editor and other tools import only the names in ``__all__``.
 """
 
 from engine import share
-from engine.colors import NOUN_COLORS, default_noun_color
+from engine.colors import NOUN_COLORS, STARTER_NOUNS, default_noun_color
 from engine.errors import (
     EngineError,
     Problem,
@@ -26,6 +26,7 @@ from engine.limits import (
     MAX_PACK_BYTES,
     MAX_PREVIEW_BEATS,
     PARSE_BUDGET,
+    PICTURE_WORK_BUDGET,
     TOKEN_MAX_LENGTH,
 )
 from engine.lint import (
@@ -80,7 +81,7 @@ from engine.play.game import Game
 from engine.play.ghost import AutomatonPath, PathStep
 from engine.play.hints import RuleHint, StackChoice
 from engine.play.replay import SolutionCheck, check_solution, format_moves, parse_moves, replay
-from engine.play.work import WorkBudget, WorkBudgetError
+from engine.play.work import WorkBudget, WorkBudgetError, budgeted, one_turn
 from engine.rules import Rule
 from engine.share.codec import ShareError
 from engine.solve.search import (
@@ -123,6 +124,8 @@ __all__ = [
     "NOUN_COLORS",
     "OPERATORS",
     "PARSE_BUDGET",
+    "PICTURE_WORK_BUDGET",
+    "STARTER_NOUNS",
     "TOKEN_MAX_LENGTH",
     "TOKEN_PATTERN",
     "Automaton",
@@ -177,6 +180,7 @@ __all__ = [
     "WorkBudget",
     "WorkBudgetError",
     "analyze_level",
+    "budgeted",
     "bundled_pack",
     "bundled_pack_folder",
     "bundled_packs",
@@ -203,6 +207,7 @@ __all__ = [
     "load_pack_document",
     "local_path",
     "module_digest",
+    "one_turn",
     "parse_moves",
     "quoted",
     "read_json_file",

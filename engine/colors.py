@@ -26,6 +26,22 @@ NOUN_COLORS: tuple[str, ...] = (
 )
 
 
+#: The nouns a new pack starts with (the editor's New Pack), so an author can paint at
+#: once, in Baba's colours from the palette above. While a pack still declares every
+#: one of them, those no level uses are the editor's, not the author's: the lint
+#: does not call them unused (docs/decisions.md, "Starter nouns").
+STARTER_NOUNS: dict[str, str] = {
+    "BABA": "#cc79a7",
+    "ROCK": "#9c6b30",
+    "FLAG": "#f0e442",
+    "WALL": "#6e6e6e",
+    "WATER": "#56b4e9",
+    "SKULL": "#1f3a93",
+    "KEKE": "#d55e00",
+    "LAVA": "#e69f00",
+}
+
+
 def default_noun_color(noun: str) -> str:
     """A stable colour for a noun nobody styled: the same noun always gets the same one."""
     digest = hashlib.sha256(noun.encode("utf-8", "surrogatepass")).digest()

@@ -52,6 +52,11 @@ MAX_LEAVES = MAX_NOUNS
 #: solution of the Keke corpus (100 moves), so no real solution is ever refused,
 #: while a tool replaying it from a file still finishes.
 MAX_SOLUTION_LENGTH = 100_000
+#: Reference solutions of one level (known solutions kept beside the intended one,
+#: such as a longer human solution). Each is replayed by the lint like the intended
+#: solution, under the same work budget; a handful is what a level's history holds
+#: (the Keke classics keep at most one), 16 bounds the list before it is walked.
+MAX_REFERENCES = 16
 #: Largest entity id: a signed 32-bit integer, so tools in other languages (C#,
 #: JavaScript typed arrays, SQLite) hold ids without loss.
 MAX_ENTITY_ID = 2**31 - 1
@@ -215,6 +220,12 @@ LINT_WORK_BUDGET = 2_000_000
 #: is a stranger's and is checked the moment it is pasted; encoding runs each
 #: replay under the same budget. The 113 Keke solutions need 151,212.
 MAX_PAYLOAD_WORK = 500_000
+#: Units the editor's solution pictures (an animated GIF or APNG of the intended
+#: solution, ``rulegrid-editor render --solution``) may spend replaying it: as much
+#: as the lint may, since it replays the same moves. A turn in the play view is
+#: bounded by :data:`TURN_WORK_CAP` alone (about a second on the UI thread, where a
+#: hostile level's turn took 19 s).
+PICTURE_WORK_BUDGET = LINT_WORK_BUDGET
 
 # ------------------------------------------------------------ trusted pack folders
 #: Python files one trusted pack folder may hold: trust pins each (engine.packs.trusted),

@@ -31,6 +31,7 @@ from engine.limits import (
     MAX_MECHANICS,
     MAX_NOUNS,
     MAX_PATTERN_STEPS,
+    MAX_REFERENCES,
     MAX_SOLUTION_LENGTH,
     MAX_TITLE_LENGTH,
     TOKEN_MAX_LENGTH,
@@ -194,6 +195,25 @@ class FrailMechanic(_Model):
 Mechanic = FrailMechanic
 
 
+class ReferenceSolution(_Model):
+    """A known solution kept for the record beside the intended one, with where it came from.
+
+    The intended ``solution`` is the one tools judge the level by (the shortest the
+    author means); a reference keeps another known solution that is not it, such
+    as a longer human solution of an imported level, so that it is not lost. The
+    lint replays it like the intended one; it never changes play or a verdict.
+    """
+
+    model_config = ConfigDict(title="Reference solution")
+    moves: Annotated[
+        str,
+        StringConstraints(pattern=MOVES_PATTERN, min_length=1, max_length=MAX_SOLUTION_LENGTH),
+    ] = Field(description="The solution as a string of U D L R.")
+    source: Annotated[str, StringConstraints(min_length=1, max_length=MAX_TITLE_LENGTH)] = Field(
+        description="Who recorded it or where it was taken from (a file and its level)."
+    )
+
+
 class Level(_Model):
     """One level: a grid of stacked objects and words, plus optional mechanics."""
 
@@ -208,6 +228,11 @@ class Level(_Model):
     solution: Annotated[Moves | Absent, NotNull] = Field(
         default=None, description="The author's intended solution as a string of U D L R."
     )
+    references: list[ReferenceSolution] = Field(
+        default_factory=list,
+        max_length=MAX_REFERENCES,
+        description="Other known solutions kept for the record, such as a longer human one.",
+    )
 
     @property
     def frail(self) -> FrailMechanic | None:
@@ -215,7 +240,7 @@ class Level(_Model):
 
     def to_data(self) -> dict[str, Any]:
         data = super().to_data()
-        for key in ("automata", "mechanics"):
+        for key in ("automata", "mechanics", "references"):
             if not data[key]:
                 del data[key]
         return data

@@ -25,11 +25,11 @@ from PySide6.QtWidgets import QApplication
 import engine
 from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
-from editor.resources import ROOT, TUTORIAL_PACK
+from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
 
 OUT = Path(__file__).resolve().parent
-KEKE = ROOT / "packs" / "keke-classics.json"
+KEKE = engine.bundled_pack("keke-classics")
 
 
 def settle(

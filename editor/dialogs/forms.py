@@ -109,11 +109,43 @@ class _Form(QDialog):
         return tuple(w for w in written if w[0] not in getattr(self, "_touched", set()))
 
 
+#: Moves of a reference solution shown in its tooltip; a longer one is cut with "…".
+REFERENCE_TIP_MOVES = 400
+
+
+def reference_rows(records: object) -> list[tuple[str, str]]:
+    """Each reference solution's line and tooltip: "100 moves — SOURCE" and its moves.
+
+    ``records`` is the level's authored ``references`` as it stands: a level kept
+    for repair may hold anything there, and what is not a reference is not shown.
+    """
+    rows = []
+    for record in records if isinstance(records, list) else []:
+        if not isinstance(record, dict):
+            continue
+        moves, source = record.get("moves"), record.get("source")
+        if isinstance(moves, str) and isinstance(source, str):
+            count = f"{len(moves)} move{'s' if len(moves) != 1 else ''}"
+            cut = moves[:REFERENCE_TIP_MOVES] + ("…" if len(moves) > REFERENCE_TIP_MOVES else "")
+            rows.append((f"{count} — {source}", cut))
+    return rows
+
+
 class LevelPropertiesDialog(_Form):
-    """Id, title, author and size; the anchor says where the old contents go on resize."""
+    """Id, title, author and size; the anchor says where the old contents go on resize.
+
+    A level's reference solutions (``references``: known solutions kept beside the
+    intended one, such as an imported level's longer human solution) are shown,
+    read-only: they are data of record, never edited here.
+    """
 
     def __init__(
-        self, props: LevelProperties, taken_ids: set[str], parent: QWidget | None = None
+        self,
+        props: LevelProperties,
+        taken_ids: set[str],
+        parent: QWidget | None = None,
+        *,
+        references: object = None,
     ) -> None:
         super().__init__("Level Properties", parent)
         self.setObjectName("levelPropertiesDialog")
@@ -146,6 +178,15 @@ class LevelPropertiesDialog(_Form):
         holder = QWidget(self)
         holder.setLayout(grid)
         self.form.addRow("Resize anchor", holder)
+        self.references: list[QLabel] = []
+        for number, (text, moves) in enumerate(reference_rows(references), start=1):
+            label = QLabel(text, self)
+            label.setObjectName(f"levelReference{number}")
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setToolTip(moves)
+            self.references.append(label)
+            self.form.addRow("Reference solution" if number == 1 else "", label)
         fields: dict[str, QLineEdit | QSpinBox] = {
             "id": self.level_id,
             "title": self.title_edit,

@@ -70,8 +70,11 @@ class Dialogs(Protocol):
         ...
 
     def edit_level_properties(
-        self, parent: QWidget, props: LevelProperties, taken_ids: set[str]
-    ) -> tuple[LevelProperties, Anchor] | None: ...
+        self, parent: QWidget, props: LevelProperties, taken: set[str], *, references: object = ()
+    ) -> tuple[LevelProperties, Anchor] | None:
+        """New properties and the resize anchor; ``references`` (the level's reference
+        solutions, as authored) are shown read-only."""
+        ...
 
     def new_noun(
         self, parent: QWidget, existing: set[str], vocabulary: engine.Vocabulary | None = None
@@ -205,9 +208,9 @@ class QtDialogs:
         return dialog.exec() == QDialog.DialogCode.Accepted and can_repair
 
     def edit_level_properties(
-        self, parent: QWidget, props: LevelProperties, taken_ids: set[str]
+        self, parent: QWidget, props: LevelProperties, taken: set[str], *, references: object = ()
     ) -> tuple[LevelProperties, Anchor] | None:
-        dialog = LevelPropertiesDialog(props, taken_ids, parent)
+        dialog = LevelPropertiesDialog(props, taken, parent, references=references)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         return dialog.result_properties(), dialog.anchor()

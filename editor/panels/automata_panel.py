@@ -51,6 +51,8 @@ COLUMNS = ("#", "Id", "Carrier", "Property", "Start", "Steps", "Move 0")
 NEW_PROPERTIES = ("TICK", "TOCK", "BEAT", "PULSE", "SWING", "SPIN")
 #: Automata listed at most (the format allows 64; a file read for repair may hold more).
 SHOWN_AUTOMATA = 256
+#: The list is tall enough for this many automata; more scroll (most levels have one or two).
+LISTED_ROWS = 4
 
 
 class AutomataPanel(QWidget):
@@ -126,18 +128,20 @@ class AutomataPanel(QWidget):
         scroll.setAccessibleDescription("The fields of the automaton selected in the list")
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.form)
-        ghost_row = QHBoxLayout()
-        ghost_row.addWidget(self.ghost_button)
-        ghost_row.addWidget(self.beats)
-        ghost_row.addStretch(1)
+        # One row of controls and a list as tall as its automata (a few): the form
+        # below gets the height, so the pattern and the step fit without scrolling.
+        top_row = QHBoxLayout()
+        top_row.addWidget(self.toolbar)
+        top_row.addStretch(1)
+        top_row.addWidget(self.ghost_button)
+        top_row.addWidget(self.beats)
         layout = QVBoxLayout(self)  # no splitter: it would reorder the list after the form
         layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(self.toolbar)
-        layout.addLayout(ghost_row)
-        layout.addWidget(self.list, 1)
+        layout.addLayout(top_row)
+        layout.addWidget(self.list)
         layout.addWidget(self.empty)
         layout.addWidget(self.problems)
-        layout.addWidget(scroll, 3)
+        layout.addWidget(scroll, 1)
 
         self.ghost = GhostLayer()
         canvas.add_layer(self.ghost)
@@ -320,6 +324,7 @@ class AutomataPanel(QWidget):
                 item.setToolTip(1, "Automata act in this order on every beat")
             for column in range(len(COLUMNS)):
                 self.list.resizeColumnToContents(column)
+        self._fit_list_height(len(automata[:SHOWN_AUTOMATA]))
         more = len(automata) - SHOWN_AUTOMATA
         self.empty.setText(
             f"… and {more} more (a level holds at most 64)"
@@ -335,6 +340,13 @@ class AutomataPanel(QWidget):
             with QSignalBlocker(self.list):
                 self.list.setCurrentItem(chosen)
         self._on_current_item_changed(self.list.currentItem(), None)
+
+    def _fit_list_height(self, rows: int) -> None:
+        """The list shows its automata (at least 2 rows, at most LISTED_ROWS; more scroll)."""
+        header = self.list.header().sizeHint().height()
+        row = self.list.sizeHintForRow(0) if rows else self.list.fontMetrics().height() + 6
+        shown = max(2, min(LISTED_ROWS, rows))
+        self.list.setFixedHeight(header + shown * row + 2 * self.list.frameWidth())
 
     def _fill_move_zero_column(self) -> None:
         facts = self._facts.facts

@@ -129,8 +129,8 @@ class LibraryDialog(QDialog):
             self.note.setText(f"Cannot read the folder: {library.error}")
         elif not library.packs:
             self.note.setText(
-                "No packs are installed yet. Import a shared payload (File ▸ Import ▸ Shared "
-                "Payload, or drop one on the window) and choose Install."
+                "No packs are installed yet. Import a shared payload (File ▸ Import Shared "
+                "Payload…, or drop one on the window) and choose Install."
             )
         else:
             more = f" (the first {MAX_LISTED}; the folder holds more)" if library.more else ""

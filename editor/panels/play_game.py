@@ -57,8 +57,16 @@ class PlayRecord:
 
     # ------------------------------------------------------------- playing
     def step(self, direction: str) -> Turn:
+        """Play one move.
+
+        Raises:
+            engine.WorkBudgetError: the turn needs more work than one turn may do (a
+                hostile level's turn took 19 s on the UI thread); the game stays
+                where it was.
+        """
         before = self.frames[-1]
-        event = self.game.step(direction).to_dict()
+        with engine.budgeted(engine.one_turn("a turn in the play view")):
+            event = self.game.step(direction).to_dict()
         if not event["accepted"]:
             return Turn(False, event, before, before)
         state = self.game.state()

@@ -103,6 +103,6 @@ class PlayPage:
         side_layout.addWidget(self.log, 1)
         split.addWidget(column)
         split.addWidget(side)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 1)  # room the window gives (the panels step aside) goes
+        split.setStretchFactor(1, 0)  # to the board; the beats and the log keep their width
         layout.addWidget(split, 1)

@@ -365,7 +365,11 @@ class PlayView(QWidget):
         elif intent == "undo":
             turn = record.undo()
         else:
-            turn = record.step(intent)
+            try:
+                turn = record.step(intent)
+            except engine.WorkBudgetError as exc:
+                self._say(f"This move was not played: it {exc}.")
+                return False
         now = record.turns
         if not turn.accepted:
             if intent == "undo":
@@ -504,5 +508,5 @@ class PlayView(QWidget):
 
 
 def _play_key(data: Mapping[str, Any]) -> Json:
-    """What a game depends on: the level without its names and intended solution."""
-    return {k: v for k, v in data.items() if k not in ("title", "author", "solution")}
+    """What a game depends on: the level without its names and its solutions."""
+    return {k: v for k, v in data.items() if k not in ("title", "author", "solution", "references")}

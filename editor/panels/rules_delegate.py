@@ -8,7 +8,7 @@ the pack's nouns), then the row's plain summary. Rows without words draw as text
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QIcon, QPainter
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QIcon, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from editor.documents.values import WORD, Stamp
@@ -75,7 +75,27 @@ class RuleItemDelegate(QStyledItemDelegate):
             opt.rect = rect.adjusted(indent, 0, 0, 0)
             opt.backgroundBrush = QBrush()
             opt.state &= ~QStyle.StateFlag.State_MouseOver
+            lines = self._text_lines(opt, style)
+            if lines is None:  # one line holds it: the style draws the row as usual
+                style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+                return
+            opt.text = ""  # the icon here, the text below: in two lines, not cut
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+            selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+            role = opt.palette.ColorRole.HighlightedText if selected else opt.palette.ColorRole.Text
+            area, font, (first, second) = lines
+            flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            half = area.height() // 2
+            painter.save()
+            painter.setPen(opt.palette.color(role))
+            painter.setFont(font)
+            painter.drawText(QRect(area.left(), area.top(), area.width(), half), flags, first)
+            painter.drawText(
+                QRect(area.left(), area.top() + half, area.width(), area.height() - half),
+                flags,
+                second,
+            )
+            painter.restore()
             return
         size = self._tile_size(option)
         x = rect.left() + indent
@@ -106,3 +126,45 @@ class RuleItemDelegate(QStyledItemDelegate):
                 elided,
             )
         painter.restore()
+
+    def text_lines(self, option: QStyleOptionViewItem, index: Index) -> list[str]:
+        """The lines a row without words shows (one, or two when one would cut it)."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        depth = int(index.data(DEPTH_ROLE) or 0)
+        opt.rect = opt.rect.adjusted((depth + 1) * INDENT, 0, 0, 0)
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        lines = self._text_lines(opt, style)
+        return [opt.text] if lines is None else [line for line in lines[2] if line]
+
+    def _text_lines(
+        self, opt: QStyleOptionViewItem, style: QStyle
+    ) -> tuple[QRect, QFont, tuple[str, str]] | None:
+        """Where and how a long text row is drawn in two lines (``None``: one holds it).
+
+        Rows are one height; two lines take a smaller font as far as they need, so a
+        hint ("ROCK IS: nothing after IS: add a noun or a property") reads to its end
+        in a panel 400 pixels wide. Longer still, the second line ends in "…" (the
+        tooltip holds the whole text).
+        """
+        area = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, opt.widget)
+        area = area.adjusted(2, 0, -2, 0)
+        if opt.fontMetrics.horizontalAdvance(opt.text) <= area.width():
+            return None
+        font = QFont(opt.font)
+        needed = 2 * opt.fontMetrics.height()
+        if needed > area.height() and font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * area.height() / needed)
+        return area, font, two_lines(opt.text, QFontMetrics(font), area.width())
+
+
+def two_lines(text: str, metrics: QFontMetrics, width: int) -> tuple[str, str]:
+    """``text`` in two lines of at most ``width`` pixels, broken between words; the
+    second ends in "…" when the text needs more."""
+    words = text.split(" ")
+    first = ""
+    while words and metrics.horizontalAdvance(f"{first} {words[0]}".strip()) <= width:
+        first = f"{first} {words.pop(0)}".strip()
+    if not first:  # one word wider than the row
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width), ""
+    return first, metrics.elidedText(" ".join(words), Qt.TextElideMode.ElideRight, width)

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -293,13 +294,21 @@ class SolverPanel(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.solve_button)
         buttons.addWidget(self.cancel_button)
-        buttons.addStretch(1)
+        buttons.addWidget(self.strategy, 1)  # the search beside the buttons that run it
         options = QFormLayout()
         options.setContentsMargins(0, 0, 0, 0)
-        options.addRow("Search", self.strategy)
-        options.addRow("Budget", self.budget)
-        options.addRow("Time", self.seconds)
-        options.addRow("Memory", self.memory)
+        # The three budgets share a row (their suffixes say which is which): the
+        # panel fits a 1366x768 window's right column without scrolling.
+        limits = QHBoxLayout()
+        for box, stretch, least in (
+            (self.budget, 5, 120),
+            (self.seconds, 3, 64),
+            (self.memory, 4, 84),
+        ):
+            box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            box.setMinimumWidth(least)
+            limits.addWidget(box, stretch)
+        options.addRow("Stop at", limits)
         actions = QHBoxLayout()
         actions.addWidget(self.play_button)
         actions.addWidget(self.use_button)

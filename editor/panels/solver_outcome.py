@@ -15,7 +15,7 @@ from typing import Any
 import engine
 from editor.documents.level import LevelDocument
 
-_UNSOLVED_KEYS = ("id", "title", "author", "solution")  # never change what a solve finds
+_UNSOLVED_KEYS = ("id", "title", "author", "solution", "references")  # never change a solve
 #: The panel's option that raises each budget, by what ``stopped_by`` calls it.
 RAISE_WITH = {"max-states": "Budget", "timeout": "Time", "memory": "Memory"}
 

@@ -139,6 +139,8 @@ class ValidationPanel(QWidget):
         listing_layout.setSpacing(0)
         listing_layout.addWidget(self.header)
         listing_layout.addWidget(self.view, 1)
+        # a row at least, so the panel can be small while it lists nothing (window_layout)
+        self.view.setMinimumHeight(2 * self.view.fontMetrics().height())
         self._listing = listing
         self.pages = QStackedWidget(self)
         self.pages.addWidget(listing)

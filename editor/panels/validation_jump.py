@@ -8,8 +8,9 @@ fields it emits ``problem_activated(level_id, pointer)`` and the window calls
   FRAIL panel (``automataPanel``, ``frailPanel``) and, when the panel offers it,
   call its ``focus_problem(level_id, pointer)`` to open the named field;
 - ``/levels/N/solution`` does the same with the solver panel (``solverPanel``);
-- the level's own fields (id, title, author, size) open Level Properties, and the
-  pack's (id, title, author, description) Pack Properties;
+- the level's own fields (id, title, author, size) and its reference solutions
+  (shown there, read-only) open Level Properties, and the pack's (id, title,
+  author, description) Pack Properties;
 - ``/levels/N/entities/…`` raises the Stack panel (``stackInspector``), where the
   Problems panel has shown the entity's cell;
 - ``/nouns/NAME`` picks that noun in the palette; ``/nouns/NAME/color`` (or
@@ -60,7 +61,7 @@ def open_problem_field(window: ProblemWindow, level_id: str, pointer: str) -> st
         panel_name = FIELD_PANELS.get(field)
         if panel_name is not None:
             return panel_name if _focus_panel(window, panel_name, level_id, pointer) else ""
-        if field in LEVEL_FIELDS and len(parts) == 3:
+        if (field in LEVEL_FIELDS and len(parts) == 3) or field == "references":
             return _trigger(window.actions_by_id, "actionLevelProperties")
         if field == "entities":  # the entity's cell is in the stack inspector: in front
             return STACK_PANEL if _focus_panel(window, STACK_PANEL, level_id, pointer) else ""

@@ -30,6 +30,7 @@ from PySide6.QtCore import (
     QSize,
     QStringListModel,
     Qt,
+    QTimer,
     SignalInstance,
 )
 from PySide6.QtGui import QAction, QColor, QPainter, QPalette
@@ -50,12 +51,15 @@ from editor.documents.pack import PackDocument
 from editor.documents.session import Session
 from editor.tasks.solve_pack import LevelStatus
 from editor.tasks.turns import in_own_turn
+from editor.views.level_filter import LevelFilterBar
 from editor.views.verdict_style import paint_pill, pill_width
 
 ROW_MIME = "application/x-rulegrid-level-row"
 #: From how many levels the list shows a new pack's rows in a turn of their own.
 FILL_LATER_FROM = 1_000
 Index = QModelIndex | QPersistentModelIndex
+#: The narrowest status chip: its coloured dot (a long title takes the rest).
+DOT_CHIP = 22
 #: A row's verified status (``LevelStatus`` or ``None``); its one word is ``.kind``.
 STATUS_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -146,6 +150,7 @@ class LevelsModel(QStringListModel):
         if role == STATUS_ROLE:
             return status
         size = f"{level.level_id}: {level.width}x{level.height}, {level.entity_count()} entities"
+        size = f"{level.title}\n{size}" if level.title else size  # the whole title
         return size if status is None else f"{size}\n{status.long_text()}"
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -231,7 +236,37 @@ def _text(level: LevelDocument) -> str:
 
 class LevelDelegate(QStyledItemDelegate):
     """Draws "N  Title ... id [status]": the play position, the title, the id the command
-    line uses, and the verified status chip when there is one."""
+    line uses, and the verified status chip when there is one.
+
+    The chips stand in a column of their own at the right, as wide as the widest chip
+    drawn so far but never more than two fifths of the row. The title comes first: a
+    row whose title needs the room narrows its chip, down to the status colour's dot.
+    """
+
+    def __init__(self, parent: QAbstractItemView) -> None:
+        super().__init__(parent)
+        self._view = parent
+        self.chip_column = 0  # the status column's width (0 until a chip is drawn)
+
+    def _column(self, opt: QStyleOptionViewItem, status: object, room: int) -> int:
+        if isinstance(status, LevelStatus):
+            width = pill_width(opt.fontMetrics, status.short_text())
+            if width > self.chip_column:
+                self.chip_column = width  # the rows drawn before move their ids over
+                viewport = self._view.viewport()  # (no update once the view is gone)
+                QTimer.singleShot(0, viewport, lambda: viewport.update())
+        return min(self.chip_column, room * 2 // 5)
+
+    def _chip_width(self, opt: QStyleOptionViewItem, index: Index, room: int) -> int:
+        """The status column's width in this row: the column's, less what a long title
+        needs, down to the chip's dot (the tooltip has the status in words)."""
+        column = self._column(opt, index.data(STATUS_ROLE), room)
+        if not column:
+            return 0
+        metrics = opt.fontMetrics
+        title = metrics.horizontalAdvance(str(index.data() or ""))
+        spare = room - (metrics.horizontalAdvance("000") + 4) - title - 10 - 6 - 2  # (rounding)
+        return max(min(column, DOT_CHIP), min(column, spare))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         opt = QStyleOptionViewItem(option)
@@ -245,14 +280,16 @@ class LevelDelegate(QStyledItemDelegate):
         text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         rect = opt.rect.adjusted(6, 0, -6, 0)
         status = index.data(STATUS_ROLE)
+        width = self._chip_width(opt, index, rect.width())
         if isinstance(status, LevelStatus):
             text = status.short_text()
-            width = min(rect.width() // 2, pill_width(opt.fontMetrics, text))
             muted = QColor(opt.palette.color(QPalette.ColorRole.Text))
             muted.setAlphaF(0.6)
             painter.setFont(opt.font)
             backdrop = opt.palette.color(QPalette.ColorRole.Base) if selected else None
-            paint_pill(painter, rect, status.kind, text, muted, opt.fontMetrics, backdrop)
+            column = rect.adjusted(rect.width() - width, 0, 0, 0)
+            paint_pill(painter, column, status.kind, text, muted, opt.fontMetrics, backdrop)
+        if width:
             rect = rect.adjusted(0, 0, -(width + 6), 0)
         painter.save()
         muted = QColor(opt.palette.color(text_role))
@@ -276,13 +313,25 @@ class LevelDelegate(QStyledItemDelegate):
         title_rect = rect.adjusted(
             opt.fontMetrics.horizontalAdvance("000") + 4, 0, -(id_width + 10), 0
         )
-        title = opt.fontMetrics.elidedText(
-            str(index.data() or ""), Qt.TextElideMode.ElideRight, title_rect.width()
-        )
+        title = self.shown_title(opt, index, title_rect.width())
         painter.drawText(
             title_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), title
         )
         painter.restore()
+
+    def shown_title(self, opt: QStyleOptionViewItem, index: Index, width: int | None = None) -> str:
+        """The title as the row draws it (ending in "…" when it does not fit).
+
+        ``width``: the title's room; by default the room it has in ``opt.rect`` (the
+        number and the status column taken off, the id left out)."""
+        if width is None:  # as paint lays the row out
+            rect = opt.rect.adjusted(6, 0, -6, 0)
+            column = self._chip_width(opt, index, rect.width())
+            room = rect.width() - (column + 6 if column else 0)
+            width = room - (opt.fontMetrics.horizontalAdvance("000") + 4) - 10
+        return opt.fontMetrics.elidedText(
+            str(index.data() or ""), Qt.TextElideMode.ElideRight, max(0, width)
+        )
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         hint = super().sizeHint(option, index)
@@ -324,10 +373,12 @@ class LevelListPanel(QWidget):
         self.toolbar.setObjectName("levelListToolBar")
         self.toolbar.setIconSize(QSize(16, 16))
         self.add_toolbar_actions(actions)
+        self.filter_bar = LevelFilterBar(self.view, session, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.filter_bar)
         layout.addWidget(self.view, 1)
         session.pack_changed.connect(self._on_session_pack_changed)
         session.level_changed.connect(self._on_session_level_changed)
@@ -351,6 +402,7 @@ class LevelListPanel(QWidget):
     def show_statuses(self, source: StatusSource) -> None:
         """Show each level's verified status (a chip per row) from ``source``."""
         self.model.set_status_source(source)
+        self.filter_bar.follow_statuses(source)
 
     def add_toolbar_actions(self, actions: Sequence[QAction | None]) -> None:
         """Put actions (``None``: a separator) on the list's own toolbar."""

@@ -224,7 +224,8 @@ def solution_of(level: engine.Level, moves: str) -> Solution:
     level is won.
 
     Raises:
-        PictureError: no moves, too many, or a letter other than ``U D L R``.
+        PictureError: no moves, too many, a letter other than ``U D L R``, or a replay
+            that needs more work than ``engine.PICTURE_WORK_BUDGET``.
     """
     if not moves:
         raise PictureError(f"level {level.id!r} has no solution to show")
@@ -240,16 +241,26 @@ def solution_of(level: engine.Level, moves: str) -> Solution:
     z = {int(e["id"]): start_z(order, int(e["id"])) for e in state["entities"]}
     top = max(z.values(), default=0)
     boards = [Board.of_state(state, z)]  # stacked as the canvas and the play board stack
-    for direction in directions:
-        if game.won:
-            break
-        step = game.step(direction)
-        if step.accepted:
-            state = game.state()
-            ids = (int(e["id"]) for e in state["entities"])
-            z, top = next_z(z, top, {"moved": step.moved}, ids)
-            boards.append(Board.of_state(state, z))
-    problem = "" if game.won else engine.check_solution(level, moves).message
+    budget = engine.WorkBudget.of(engine.PICTURE_WORK_BUDGET, "a solution picture's budget")
+    with engine.budgeted(budget):
+        for move, direction in enumerate(directions, start=1):
+            if game.won:
+                break
+            try:
+                step = game.step(direction)
+            except engine.WorkBudgetError as exc:
+                raise PictureError(
+                    f"the solution of level {level.id!r} {exc.at_move(move)}"
+                ) from None
+            if step.accepted:
+                state = game.state()
+                ids = (int(e["id"]) for e in state["entities"])
+                z, top = next_z(z, top, {"moved": step.moved}, ids)
+                boards.append(Board.of_state(state, z))
+        try:  # why it does not win, from the same replay's budget
+            problem = "" if game.won else engine.check_solution(level, moves).message
+        except engine.WorkBudgetError as exc:
+            raise PictureError(f"the solution of level {level.id!r} {exc}") from None
     return Solution(tuple(boards), game.won, problem)
 
 

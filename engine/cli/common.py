@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,3 +113,17 @@ def open_playable(path: str, *, trust: bool = False) -> PlayablePack:
                 playable.broken.setdefault(level_id, []).extend(level_exc.errors)
         return playable
     return PlayablePack(pack.id, list(pack.levels))
+
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+
+
+def plain_help(doc: str | None, width: int = 79) -> str:
+    """A module docstring as ``--help`` text: reST marks taken out, paragraphs refilled.
+
+    ````--jobs N```` reads "--jobs N"; ``:func:`engine.solve.verify.verify_level```
+    reads "verify_level" (a reader of --help wants the name, not the module path).
+    """
+    text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1], doc or "").replace("``", "")
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip())]
+    return "\n\n".join(textwrap.fill(p, width, break_on_hyphens=False) for p in paragraphs if p)

@@ -24,7 +24,7 @@ import re
 import sys
 from typing import Any, TextIO
 
-from engine.cli.common import open_playable
+from engine.cli.common import open_playable, plain_help
 from engine.errors import counted
 from engine.model import Level
 from engine.solve.search import (
@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
     parser = sub.add_parser(
         "solve",
         help="solve one level (status, moves, states, time) or every level of a pack (a table)",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("pack", help="a pack .json file or pack folder")

@@ -36,7 +36,7 @@ from multiprocessing.connection import wait as connection_wait
 from multiprocessing.process import BaseProcess
 from typing import Any, TextIO, cast
 
-from engine.cli.common import open_pack
+from engine.cli.common import open_pack, plain_help
 from engine.cli.solve import _count, add_budget_arguments, budget_line, budget_of
 from engine.errors import counted
 from engine.model import Level
@@ -53,7 +53,7 @@ def register(sub: Any) -> None:
     parser = sub.add_parser(
         "verify",
         help="check every level: solvable, intended solution wins, no shortcut; exit 3 if not",
-        description=__doc__,
+        description=plain_help(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("pack", help="a pack .json file or pack folder")

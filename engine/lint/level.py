@@ -17,7 +17,7 @@ import json
 from collections.abc import Iterator
 
 from engine.context import LevelContext
-from engine.errors import Problem
+from engine.errors import Problem, pointer
 from engine.limits import LINT_WORK_BUDGET
 from engine.mechanics import LevelFacts, registered
 from engine.model import Level, ObjectEntity, WordEntity
@@ -87,8 +87,22 @@ def _mechanic_lints(level: Level) -> Iterator[Problem]:
 
 
 def _solution_lints(level: Level, work: WorkBudget) -> Iterator[Problem]:
-    """The intended solution, replayed with :func:`engine.check_solution`'s wording, under ``work``."""
-    moves = level.solution
+    """The intended solution, then each reference solution, replayed under ``work``.
+
+    A reference solution (``references``) is checked like the intended one, with
+    :func:`engine.check_solution`'s wording and the same codes, at its own pointer.
+    """
+    yield from _moves_lints(level, level.solution, "/solution", "the intended solution", work)
+    for index, reference in enumerate(level.references):
+        where = pointer("references", index, "moves")
+        name = f"reference solution {index + 1} ({reference.source})"
+        yield from _moves_lints(level, reference.moves, where, name, work)
+
+
+def _moves_lints(
+    level: Level, moves: str | None, where: str, name: str, work: WorkBudget
+) -> Iterator[Problem]:
+    """One stored solution, replayed with :func:`engine.check_solution`'s wording, under ``work``."""
     if not moves or work.units > work.limit:  # a shared budget already spent: no replay
         return
     try:
@@ -96,18 +110,10 @@ def _solution_lints(level: Level, work: WorkBudget) -> Iterator[Problem]:
             check = check_solution(level, moves)
             won = not check.wins and check.failed_at is not None and _won_playing_on(level, moves)
     except WorkBudgetError as exc:
-        yield Problem(
-            "/solution",
-            "solution-unchecked",
-            f"the intended solution was not replayed to its end: it {exc}",
-        )
+        yield Problem(where, "solution-unchecked", f"{name} was not replayed to its end: it {exc}")
         return
     if check.reason == "won-early":
-        yield Problem(
-            "/solution",
-            "solution-wins-early",
-            f"the intended solution wins before its end: {check.message}",
-        )
+        yield Problem(where, "solution-wins-early", f"{name} wins before its end: {check.message}")
     elif not check.wins:
         message = check.message
         if check.failed_at is not None:  # played on, as a player would, to say where it ends
@@ -117,9 +123,7 @@ def _solution_lints(level: Level, work: WorkBudget) -> Iterator[Problem]:
                 if won
                 else f"; the level is not won after {total} moves"
             )
-        yield Problem(
-            "/solution", "solution-fails", f"the intended solution no longer wins: {message}"
-        )
+        yield Problem(where, "solution-fails", f"{name} no longer wins: {message}")
 
 
 def _won_playing_on(level: Level, moves: str) -> bool:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any
 
+from engine.colors import STARTER_NOUNS
 from engine.errors import Problem, pointer
 from engine.limits import LINT_WORK_BUDGET
 from engine.lint.level import LEVEL_LINT_CODES, board_digest, level_lints, lint_work
@@ -308,6 +309,8 @@ def _unused_nouns(declared: frozenset[str] | None, levels: Sequence[LevelReport]
     if not declared:
         return []
     unused = set(declared)
+    if STARTER_NOUNS.keys() <= unused:  # the editor's starter set, whole: its unused are not news
+        unused -= STARTER_NOUNS.keys()
     for report in levels:
         unused -= report.nouns_used
         if not unused:  # usually within the first levels: the rest need not be read

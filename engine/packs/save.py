@@ -9,8 +9,9 @@ invalid work is saved too. The canonical form (docs/validation.md, "Writing
 packs"):
 
 * records (the pack, a noun style, a level, an entity, an automaton, a step, a
-  mechanic) list their fields in the format's order, the order of the models and
-  the schema; fields the format does not know follow, sorted by name;
+  mechanic, a reference solution) list their fields in the format's order, the
+  order of the models and the schema; fields the format does not know follow,
+  sorted by name;
 * maps whose keys are data (``nouns``, a frail mechanic's ``leaves`` map) keep their order;
 * two-space indents, one list item per line, and a record or map whose values are
   all plain (no list, no object) on one line when that line is at most 100
@@ -82,6 +83,7 @@ _LEVEL = _Shape(
         "entities": _Shape(_fields(model.ObjectEntity, model.WordEntity)),
         "automata": _Shape(_fields(model.Automaton), {"pattern": _STEP}),
         "mechanics": _Shape(_fields(model.FrailMechanic), {"leaves": _Shape()}),
+        "references": _Shape(_fields(model.ReferenceSolution)),
     },
 )
 PACK_SHAPE = _Shape(

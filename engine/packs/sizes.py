@@ -39,6 +39,7 @@ from engine.limits import (
     MAX_NOUNS,
     MAX_PATTERN_STEPS,
     MAX_RECORD_FIELDS,
+    MAX_REFERENCES,
 )
 from engine.packs.compiled import describe
 
@@ -136,6 +137,8 @@ def _level(doc: object, at: Path) -> Iterator[Problem]:
             if isinstance(leaves, dict) and len(leaves) > MAX_LEAVES:
                 where = (*at, "mechanics", index, "leaves")
                 yield _over(where, "a FRAIL map holds", MAX_LEAVES, "entries", len(leaves))
+    references = doc.get("references")  # reference solutions, a format limit too
+    yield from _records(references, (*at, "references"), MAX_REFERENCES, "a level", "references")
 
 
 def _records(

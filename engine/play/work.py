@@ -46,6 +46,7 @@ __all__ = [
     "WorkBudget",
     "WorkBudgetError",
     "budgeted",
+    "one_turn",
     "open_budgets",
     "spend",
     "spend_on",
@@ -132,6 +133,12 @@ def budgeted(budget: WorkBudget) -> Iterator[WorkBudget]:
         yield budget
     finally:
         _OPEN.reset(token)
+
+
+def one_turn(what: str) -> WorkBudget:
+    """A budget for one turn an author plays by hand (the editor's play view): the cap
+    of a turn, which no setting raises. Open it with :func:`budgeted` around the step."""
+    return WorkBudget(TURN_WORK_CAP, what, "no setting raises it", TURN_WORK_CAP)
 
 
 def open_budgets() -> tuple[WorkBudget, ...]:

@@ -45,7 +45,10 @@ def export(
 
 
 def _kept(level: Level, with_solutions: bool) -> Level:
-    return level if with_solutions else level.model_copy(update={"solution": None})
+    """The level as shared: without solutions, neither the intended nor a reference one."""
+    return (
+        level if with_solutions else level.model_copy(update={"solution": None, "references": []})
+    )
 
 
 def _level_and_nouns(

@@ -2,7 +2,9 @@
 
 A release-ready level is known to be solvable, its intended solution (the
 authored ``solution``) still wins, and the solver finds no shorter, unintended
-one. :func:`verify_level` answers all three for one level and measures its
+one. Reference solutions (``references``, other known solutions kept for the
+record) are not judged here: the lint replays them (docs/decisions.md,
+"Reference solutions"). :func:`verify_level` answers all three for one level and measures its
 difficulty; the editor's level list and solver panel and ``rulegrid verify`` all
 call it, so they always agree (one wording too: a broken intended solution is
 described by :func:`engine.check_solution`).
@@ -24,10 +26,11 @@ within budget*, *broken*, *shortcut* (and *invalid*). A search stopped by a
 budget names it ("stopped at the time budget of 60 s"), so the author knows
 which one to raise.
 
-Difficulty is measured on the solution found (the solver's, else the intended
-one): its length, the positions the solver expanded to find it (to *prove* it
-shortest when ``shortest`` is true) and the number of turns along it that change
-the active rules.
+Difficulty is measured on the best solution known (the solver's, or the
+intended one when the solver found none or a longer one): its length, the
+positions the solver expanded to find a solution (to *prove* it shortest when
+``shortest`` is true) and the number of turns along it that change the active
+rules.
 
 :func:`verdict_key` names a verdict by what decides it — the level's content
 (not its id, title or author), the settings and the engine's own source — so a
@@ -69,7 +72,7 @@ VERIFY_FORMAT = 2
 #: level ends within 90 s (issue 39). The Keke corpus's heaviest level needs about
 #: 17 s for the default 1,000,000 states, so the states bound a normal level first.
 DEFAULT_SECONDS = 60.0
-_UNKEYED = ("id", "title", "author")  # never change a verdict
+_UNKEYED = ("id", "title", "author", "references")  # never change a verdict
 
 
 class VerdictStatus(StrEnum):
@@ -277,7 +280,8 @@ def verify_level(
     ):
         shortcut = result.moves
     difficulty = None
-    if result.status is SolveStatus.SOLVED:
+    solved = result.status is SolveStatus.SOLVED
+    if solved and (intended_length is None or result.length <= intended_length):
         difficulty = Difficulty(
             result.length,
             result.states,
@@ -286,11 +290,17 @@ def verify_level(
             "solver",
         )
     elif intended is not None and intended_length is not None:
+        # the best known solution is the intended one: the solver found none, or a longer
+        # one (best-first), whose expansions are still what it took to find a solution
         moves = intended.moves[:intended_length]
         # the search proved no shorter solution exists when it reached the intended length
         proved = intended_length <= result.lower_bound
         difficulty = Difficulty(
-            intended_length, None, _rule_changes(loaded, moves), proved, "intended"
+            intended_length,
+            result.states if solved else None,
+            _rule_changes(loaded, moves),
+            proved,
+            "intended",
         )
     status, message = _judge(result, intended, intended_length, shortcut, settings)
     return LevelVerdict(status, message, result, intended, shortcut, difficulty, settings)
@@ -299,8 +309,8 @@ def verify_level(
 def verdict_key(level: Level | Mapping[str, Any], settings: VerifySettings) -> str:
     """A hex digest naming the verdict of ``level`` under ``settings`` with this engine.
 
-    The level's id, title and author are left out (they never change a verdict);
-    the engine's source is in (a changed engine may answer differently).
+    The level's id, title, author and reference solutions are left out (they never
+    change a verdict); the engine's source is in (a changed engine may answer differently).
     """
     data = level.to_data() if isinstance(level, Level) else dict(level)
     content = {k: v for k, v in data.items() if k not in _UNKEYED}
@@ -349,11 +359,25 @@ def _judge(
             VerdictStatus.SHORTCUT,
             f"shortcut: {len(shortcut)} moves vs. intended {intended_length}",
         )
-    if result.status is SolveStatus.SOLVED:
+    solved = result.status is SolveStatus.SOLVED
+    if solved and (intended_length is None or result.length <= intended_length):
         if result.shortest:
             return VerdictStatus.SOLVED, f"proved shortest: {_moves(result.length)}"
         words = solved_words(result.lower_bound)
         return VerdictStatus.SOLVED, f"{words}: {_moves(result.length)} found ({result.strategy})"
+    if solved and intended_length is not None:  # the intended solution is the shorter one
+        found = f"{result.strategy} found {_moves(result.length)}"
+        if intended_length <= result.lower_bound:
+            return (
+                VerdictStatus.SOLVED,
+                f"proved shortest: the intended {_moves(intended_length)} "
+                f"({no_solution_words(result)}; {found})",
+            )
+        return (
+            VerdictStatus.SOLVED,
+            f"{solved_words(result.lower_bound)}: the intended solution wins in "
+            f"{_moves(intended_length)}; {found}",
+        )
     stop = settings.budget.stop_text(result)
     if intended_length is not None:
         if intended_length <= result.lower_bound:

@@ -23,6 +23,7 @@ class ScriptedDialogs:
     import_path: Path | None = None
     open_anyway: bool = False
     level_properties: tuple[LevelProperties, Anchor] | None = None
+    level_references: object = None  # the reference solutions Level Properties was shown
     noun: tuple[str, NounSpec] | None = None
     noun_style: NounSpec | None = None
     pack_properties: PackProperties | None = None
@@ -93,9 +94,10 @@ class ScriptedDialogs:
         return self.open_anyway and can_repair
 
     def edit_level_properties(
-        self, parent: QWidget, props: LevelProperties, taken_ids: set[str]
+        self, parent: QWidget, props: LevelProperties, taken: set[str], *, references: object = ()
     ) -> tuple[LevelProperties, Anchor] | None:
         self.asked.append(("level properties", props))
+        self.level_references = references
         return self.level_properties
 
     def new_noun(

@@ -93,5 +93,5 @@ def test_every_dock_is_reachable_by_a_shortcut(make_window) -> None:
     for dock in window.findChildren(QDockWidget):
         if dock.objectName() == "welcomeDock":
             continue  # shown once, on the first start; Help > Getting Started has its text
-        toggle = dock.toggleViewAction()
-        assert not toggle.shortcut().isEmpty(), dock.objectName()
+        dock_id = dock.objectName().removesuffix("Dock")
+        assert not window.docks.show_action(dock_id).shortcut().isEmpty(), dock.objectName()

@@ -128,13 +128,14 @@ def test_opening_a_large_pack_shows_progress_while_the_window_keeps_running(
 ) -> None:
     path = many_levels_pack(tmp_path / "many.json", 120)
     window = make_window()
-    report_level = engine.report_level
+    report_levels = engine.report_levels  # the open's one pass over the levels
 
-    def slow_report(*args: Any, **kwargs: Any) -> Any:  # a level takes 2 ms at least: a
-        time.sleep(0.002)  # fast machine must not finish before the 1 ms timer looks
-        return report_level(*args, **kwargs)
+    def slow_reports(*args: Any, **kwargs: Any) -> Any:  # a level takes 2 ms at least: a
+        for report in report_levels(*args, **kwargs):  # fast machine must not finish
+            time.sleep(0.002)  # before the 1 ms timer looks
+            yield report
 
-    monkeypatch.setattr(engine, "report_level", slow_report)
+    monkeypatch.setattr(engine, "report_levels", slow_reports)
     watch = Watch(window)
     dialogs.open_path = path
     trigger(window, "actionOpenPack")  # returns once the pack is open

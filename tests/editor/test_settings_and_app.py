@@ -43,7 +43,8 @@ def test_settings_survive_a_new_store_on_the_same_file(settings: EditorSettings)
 
 def test_the_window_remembers_its_geometry(make_window, settings, dialogs, qtbot) -> None:
     window = make_window()
-    window.resize(760, 560)  # inside the offscreen screen (800x600): restoring clamps to it
+    # inside the offscreen screen (restoring clamps to it), above the window's least height
+    window.resize(760, 600)
     window.close()
     again = MainWindow(None, settings=settings, dialogs=dialogs)
     qtbot.addWidget(again)

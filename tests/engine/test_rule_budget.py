@@ -161,7 +161,7 @@ def test_every_keke_level_and_bundled_pack_level_needs_a_tiny_part_of_the_budget
 def test_a_64x64_board_full_of_ordinary_sentences_passes_with_a_wide_margin(
     level: dict[str, object], units: int, margin: int
 ) -> None:
-    assert units_of_words(level) == units  # docs/decisions.md quotes these
+    assert units_of_words(level) == units  # docs/benchmarks.md quotes these
     assert units * margin < PARSE_BUDGET
     assert Game(level).rules  # validates and settles
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import engine
-from tests.support import grid_level
+from tests.support import PACKS_DIR, grid_level
 
 WALK_ROWS = ["baba . . flag", "BABA IS YOU .", "FLAG IS WIN ."]
 # Room for a detour: "DRRRU" wins, and so does the shorter "RRR".
@@ -217,6 +217,31 @@ def test_an_intended_solution_as_short_as_the_proved_bound_is_proved_shortest() 
     assert verdict.message.startswith(
         "proved shortest: the intended 3 moves (no solution in 2 moves or fewer; stopped at "
     )
+
+
+def test_a_longer_solver_answer_leaves_the_intended_solution_the_best_known() -> None:
+    """Best-first may find a longer solution than the intended one: the verdict says the
+    intended length (issue 35: "✓ 15–21" showed for a Keke level whose intended 20 won)."""
+    tutorial = engine.load_pack(PACKS_DIR / "tutorial.json")
+    words_move = tutorial.level("words-move")
+    settings = engine.VerifySettings("best-first", 20_000)
+    verdict = engine.verify_level(words_move, settings)
+    assert verdict.solve is not None
+    assert (verdict.solve.status, verdict.solve.length) == ("solved", 21)  # intended: 17
+    assert verdict.status == "solved"
+    assert verdict.message == (
+        "solved, not proved shortest: the intended solution wins in 17 moves; "
+        "best-first found 21 moves"
+    )
+    assert verdict.difficulty is not None
+    assert verdict.difficulty.to_dict() == {
+        "length": 17,
+        "states": verdict.solve.states,
+        "ruleChanges": verdict.difficulty.rule_changes,
+        "shortest": False,
+        "source": "intended",
+    }
+    assert engine.LevelVerdict.from_dict(verdict.to_dict()).difficulty == verdict.difficulty
 
 
 def test_the_memory_budget_is_named_and_is_not_part_of_the_key() -> None:
