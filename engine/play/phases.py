@@ -74,7 +74,8 @@ __all__ = [
 
 #: The names of the phases of an accepted step, in the order engine.play.turn calls
 #: them (a function of each name here, a method of each on the compact path's
-#: TurnResolver; tests/engine/test_compact.py checks both exist).
+#: TurnResolver; tests/engine/test_compact.py checks both exist, and
+#: tests/engine/test_mechanics.py that a step calls them in this order).
 STEP_PHASES = tuple(phase.value for phase in STEP_ORDER)
 #: The phases of the settle (game start and reset): no movement, no checkpoint.
 SETTLE_PHASES = tuple(phase.value for phase in SETTLE_ORDER)

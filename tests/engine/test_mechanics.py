@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.context import LevelContext
 from engine.lint.level import LEVEL_LINT_CODES
 from engine.mechanics import BUILTIN, Role, registered
 from engine.play.phases import STEP_PHASES
@@ -217,3 +218,34 @@ def test_the_movers_the_compact_path_reads_are_the_declared_ones() -> None:
     compact = CompactLevel(level)
     assert compact.meanings.movers == registered().role_bits[Role.MOVER] == 1
     assert compact.meanings.wild == registered().bits["SINK"]
+
+
+def test_the_public_turn_calls_its_phases_in_the_order_step_phases_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """STEP_PHASES orders the turn (issue 38, item 5): engine.play.turn calls them so.
+
+    BABA pushes the word FLAG onto a ROCK that is SINK, so the word is destroyed and
+    the rules are read again: every phase of a step runs, the last one included.
+    """
+    from engine.play import turn
+
+    called: list[str] = []
+    for name in set(STEP_PHASES):
+        phase = getattr(turn, name)
+
+        def record(*args: object, _name: str = name, _phase: object = phase) -> object:
+            called.append(_name)
+            return _phase(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(turn, name, record)
+    rows = ["BABA IS YOU .", "ROCK IS SINK .", ". baba FLAG rock"]
+    game = engine.Game(engine.load_level(grid_level(rows)))
+    called.clear()  # the settle at the start runs phases of its own
+    assert game.step("R").accepted
+    assert tuple(called) == STEP_PHASES
+    ctx = LevelContext.of(engine.load_level(grid_level(rows)))
+    start = turn.settle(ctx, ctx.authored_pieces(), ctx.authored_phases())
+    called.clear()
+    assert turn.resolve_step(ctx, start, "R")[0] is not None
+    assert tuple(called) == STEP_PHASES
