@@ -6,8 +6,12 @@ it is registered, played through the public turn and the solver, and taken away.
 
 from __future__ import annotations
 
+import ast
+import io
+import re
 import subprocess
 import sys
+import tokenize
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -72,6 +76,61 @@ def test_each_builtin_property_is_declared_once_with_its_bit_in_palette_order() 
     assert [w for w, _ in mechanics.wins] == ["WIN"]
     phases = {phase.value for m in mechanics.all for phase in m.phases}
     assert phases <= set(STEP_PHASES)
+
+
+#: Where FRAIL is named outside its module: the public name, the published schema's
+#: words and the messages about its map that authors read (docs/decisions.md, issue
+#: 38: they stay as they are, since changing them changes what authors read).
+FRAIL_DATA = {
+    "__init__.py",
+    "packs/explain.py",
+    "packs/schema.py",
+    "packs/semantic.py",
+    "packs/sizes.py",
+    "play/records.py",
+}
+
+
+def modules_naming(words: tuple[str, ...]) -> dict[str, set[str]]:
+    """Each word's engine modules (outside its own mechanic) that name it in code.
+
+    A module names it with an identifier holding the word in capitals (``DEFEAT``,
+    ``DEFEATS``, ``_DEFEAT_BIT``) or a string, other than a docstring, holding it
+    as a word; comments and docstrings say what code means and do not count.
+    """
+    engine_dir = ROOT / "engine"
+    found: dict[str, set[str]] = {word: set() for word in words}
+    for path in engine_dir.rglob("*.py"):
+        name = path.relative_to(engine_dir).as_posix()
+        source = path.read_text(encoding="utf-8")
+        docstrings = {
+            node.lineno
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        named: set[str] = set()
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NAME:  # DEFEAT, DEFEATS, PUSHES, _DEFEAT_BIT
+                for part in token.string.split("_"):
+                    named.update((part, part.removesuffix("S"), part.removesuffix("ES")))
+            elif token.type == tokenize.STRING and token.start[0] not in docstrings:
+                named.update(re.findall(r"\b[A-Z]+\b", token.string))
+        for word in words:
+            if word in named and name != f"mechanics/{word.lower()}.py":
+                found[word].add(name)
+    return found
+
+
+def test_each_builtin_property_is_named_in_at_most_four_engine_modules() -> None:
+    """Issue 38's goal: a property's meaning is its module, and few others name it.
+
+    (Before issue 38, DEFEAT was named so in 8 modules, YOU in 15, FRAIL in 18.)
+    """
+    naming = modules_naming(BUILTIN_WORDS)
+    for word, modules in naming.items():
+        outside = modules - (FRAIL_DATA if word == engine.FRAIL else set())
+        assert len(outside) <= 4, (word, sorted(outside))
+    assert naming[engine.FRAIL] >= FRAIL_DATA  # each still names it: no stale entry
 
 
 def test_every_builtin_word_has_a_palette_entry_and_the_lints_are_the_mechanics() -> None:
