@@ -41,6 +41,9 @@ from engine.lint import (
     report_level,
     report_levels,
 )
+from engine.mechanics import Mechanic, PaletteEntry
+from engine.mechanics import unregister as unregister_mechanic
+from engine.mechanics.frail import FRAIL, LeavesChain, leaves_chains, leaves_problems
 from engine.model import (
     ID_PATTERN,
     Automaton,
@@ -53,7 +56,6 @@ from engine.model import (
     WaitStep,
     WordEntity,
 )
-from engine.packs.leaves import LeavesChain, leaves_chains, leaves_problems
 from engine.packs.load import load_pack, load_pack_document, module_digest, read_json_file
 from engine.packs.save import dump_pack, dump_pack_chunks, save_pack, write_atomic
 from engine.packs.shipped import (
@@ -99,7 +101,14 @@ from engine.solve.verify import (
     verdict_key,
     verify_level,
 )
-from engine.tokens import BASE_PROPERTIES, FRAIL, OPERATORS, TOKEN_PATTERN, Vocabulary, WordRole
+from engine.tokens import (
+    BASE_PROPERTIES,
+    OPERATORS,
+    TOKEN_PATTERN,
+    Vocabulary,
+    WordRole,
+    register_mechanic,
+)
 
 __all__ = [
     "BASE_PROPERTIES",
@@ -138,11 +147,13 @@ __all__ = [
     "LevelReader",
     "LevelReport",
     "LevelVerdict",
+    "Mechanic",
     "MoveStep",
     "NounStyle",
     "ObjectEntity",
     "Pack",
     "PackReport",
+    "PaletteEntry",
     "PathStep",
     "PlacedWarnings",
     "Problem",
@@ -200,6 +211,7 @@ __all__ = [
     "parse_moves",
     "quoted",
     "read_json_file",
+    "register_mechanic",
     "replay",
     "report_level",
     "report_levels",
@@ -207,6 +219,7 @@ __all__ = [
     "share",
     "solve",
     "structure_problems",
+    "unregister_mechanic",
     "verdict_key",
     "verify_level",
     "version",

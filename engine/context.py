@@ -1,7 +1,7 @@
 """The level context: everything about a level that never changes during play.
 
 Validation, the public turn and the compact path all read a level through one
-:class:`LevelContext`, so they classify words and know the FRAIL map the same way.
+:class:`LevelContext`, so they classify words and know the frail mechanic's map the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class LevelContext:
     level: Level
     vocabulary: Vocabulary
     automata: tuple[Automaton, ...]
-    leaves: dict[str, str] | None  # the FRAIL map, None when the level has not opted in
+    leaves: dict[str, str] | None  # the frail mechanic's map, None when the level has not opted in
     nouns: frozenset[str]  # every noun an object of this level can ever carry
     kinds: dict[int, tuple[str, str | None]]  # id -> (kind, word text or None)
 
@@ -29,7 +29,8 @@ class LevelContext:
     def of(cls, level: Level) -> LevelContext:
         frail = level.frail
         vocabulary = Vocabulary.for_level(
-            frail=frail is not None,
+            frail=False,
+            opted=[m.type for m in level.mechanics],
             automaton_properties=tuple(a.property for a in level.automata),
         )
         nouns: set[str] = set()

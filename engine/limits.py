@@ -45,7 +45,7 @@ MAX_MECHANICS = 8
 #: 200 kinds of object and the Keke classics use 11, so 1,000 never binds a real
 #: pack, while a map of 700,000 nouns (4 GB in the editor) is refused unread.
 MAX_NOUNS = 1_000
-#: Entries of a FRAIL ``leaves`` map: it maps nouns to nouns, so as many as a pack
+#: Entries of the frail mechanic's ``leaves`` map: it maps nouns to nouns, so as many as a pack
 #: may declare.
 MAX_LEAVES = MAX_NOUNS
 #: Moves in a level's stored solution: a thousand times the longest human
@@ -195,11 +195,12 @@ MAX_PREVIEW_CARRIERS = 64
 # past either it stops with one located line (docs/validation.md, "Work budgets").
 
 #: Units every turn costs whatever its size: building the event and the next frame
-#: and asking who is YOU cost about what twenty entities do.
+#: and asking whether the player still controls an object cost about what twenty
+#: entities do.
 TURN_WORK_BASE = 20
 #: Units one turn may cost under any budget (a quarter of a raised total when that
 #: is more): about a second. A turn of bench/bench_turn.py's 64x64 boards (5,000
-#: entities, a walker, a clock) needs 100-140 units; 5,000 YOU objects walking
+#: entities, a walker, a clock) needs 100-140 units; 5,000 objects the player moves walking
 #: together 87,000, 19,906 of them 350,000; 64 automata over 19,000 carriers 26
 #: million, which took 16 s before it was counted.
 TURN_WORK_CAP = 1_000_000

@@ -34,6 +34,7 @@ from operator import itemgetter
 
 from engine.errors import RuleComplexityError, WorkLimitError
 from engine.limits import PARSE_BUDGET as PARSE_BUDGET  # the parser's default budget
+from engine.mechanics import Mechanics, Role, registered, transformation
 from engine.tokens import Vocabulary, WordClass
 
 HORIZONTAL = "horizontal"
@@ -41,6 +42,9 @@ VERTICAL = "vertical"
 _AXES = ((HORIZONTAL, 1, 0), (VERTICAL, 0, 1))
 
 WordTile = tuple[int, str, int, int]  # (id, text, x, y)
+_NONE: frozenset[str] = frozenset()
+#: RuleTable.movement: pushed nouns, blocking nouns, passing nouns; words pushed, words block
+Movement = tuple[frozenset[str], frozenset[str], frozenset[str], bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,30 +352,35 @@ def _options(
 class RuleTable:
     """What a rule set means for objects: their properties and their next noun.
 
-    ``transforms`` maps a noun to the target and rule of its one transformation link:
-    the first noun-valued rule in rule order, unless an ``X IS X`` rule for that noun
-    suppresses every transformation of it.
+    ``transforms`` maps a noun to the target and rule of its one transformation link
+    (:func:`engine.mechanics.transformation.links`). ``mechanics`` are the vocabulary's
+    (engine.mechanics): what each property does, for the phases that read the table.
     """
 
     rules: tuple[Rule, ...]
     properties: dict[str, frozenset[str]] = field(default_factory=dict)
     transforms: dict[str, tuple[str, Rule]] = field(default_factory=dict)
+    mechanics: Mechanics = field(default_factory=registered, compare=False, repr=False)
+    _roles: dict[Role | None, frozenset[str]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _movement: list[Movement] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def build(cls, rules: tuple[Rule, ...], vocabulary: Vocabulary) -> RuleTable:
         props: dict[str, set[str]] = {}
-        transforms: dict[str, tuple[str, Rule]] = {}
-        selfish: set[str] = set()
+        nouns: list[Rule] = []
         for rule in rules:
             if vocabulary.classify(rule.predicate) is WordClass.PROPERTY:
                 props.setdefault(rule.subject, set()).add(rule.predicate)
-            elif rule.predicate == rule.subject:
-                selfish.add(rule.subject)
-            elif rule.subject not in transforms:
-                transforms[rule.subject] = (rule.predicate, rule)
-        for noun in selfish:
-            transforms.pop(noun, None)
-        return cls(rules, {k: frozenset(v) for k, v in props.items()}, transforms)
+            else:
+                nouns.append(rule)
+        return cls(
+            rules,
+            {k: frozenset(v) for k, v in props.items()},
+            transformation.links(nouns) if nouns else {},
+            vocabulary.mechanics,
+        )
 
     def has(self, noun: str, prop: str) -> bool:
         found = self.properties.get(noun)
@@ -380,3 +389,38 @@ class RuleTable:
     def nouns_with(self, prop: str) -> list[str]:
         """The nouns that have ``prop`` (objects of any other noun cannot have it)."""
         return [noun for noun, have in self.properties.items() if prop in have]
+
+    def movement(self) -> Movement:
+        """What the movement phases ask of these rules, worked out once a table.
+
+        The nouns whose objects are pushed, block and pass, and whether every word
+        tile is pushed and blocks.
+        """
+        if not self._movement:
+            words = self.mechanics.word_roles
+            self._movement.append(
+                (
+                    self.nouns_playing(Role.PUSHED),
+                    self.nouns_playing(Role.BLOCKS),
+                    self.nouns_playing(Role.PASSES),
+                    Role.PUSHED in words,
+                    Role.BLOCKS in words,
+                )
+            )
+        return self._movement[0]
+
+    def nouns_playing(self, role: Role) -> frozenset[str]:
+        """The nouns whose objects play ``role`` under these rules (every role's, once a table)."""
+        roles = self._roles
+        if not roles:
+            by_word, unless = self.mechanics.roles_by_word, self.mechanics.unless
+            found: dict[Role | None, set[str]] = {None: set()}  # None: worked out
+            for noun, have in self.properties.items():
+                for word in have:
+                    played = by_word.get(word)
+                    if played and not (word in unless and unless[word] & have):
+                        for one in played:
+                            found.setdefault(one, set()).add(noun)
+            for key, nouns in found.items():
+                roles[key] = frozenset(nouns)
+        return roles.get(role, _NONE)

@@ -1,8 +1,9 @@
 """The palette: everything an author can put on the board, searchable.
 
-Objects of each pack noun, the same nouns as words, the operators, the base
+Objects of each pack noun, the same nouns as words, the operators, the
 properties, and the mechanic words (FRAIL and the current level's automaton
-properties), each list as the engine's vocabulary gives it. Choosing an entry sets the session's stamp, which the painting
+properties), each list as the engine's vocabulary gives it and each word's tip as
+its mechanic declares it (``engine.Vocabulary.entry``). Choosing an entry sets the session's stamp, which the painting
 tools use; the picker sets it the other way round. FRAIL is offered only to a level
 that opted into the frail mechanic; elsewhere it is listed greyed out.
 """
@@ -252,17 +253,20 @@ class PaletteWidget(QWidget):
         look = self._renderer.look
         if stamp.kind == OBJECT:
             return f"Object {stamp.token}: rules about {stamp.token} apply to it"
-        role = vocabulary(look.automaton_properties).role(stamp.token)
+        words = vocabulary(look.automaton_properties)
+        role = words.role(stamp.token)
         if role is WordRole.OPERATOR:
             return f"Operator word {stamp.token}"
+        entry = words.entry(stamp.token)  # what its mechanic declares (engine.Mechanic.palette)
+        what = f": {entry.tip}" if entry is not None else ""
         if role is WordRole.PROPERTY:
-            return f"Property word {stamp.token}"
+            return f"Property word {stamp.token}{what}"
         if role is WordRole.MECHANIC and stamp.token == engine.FRAIL:
-            return "Property word FRAIL" + (
+            return f"Property word FRAIL{what}" + (
                 ""
                 if look.frail
-                else ": this level has not opted into the frail mechanic (opt in in the FRAIL panel)"
+                else "; this level has not opted into the frail mechanic (opt in in the FRAIL panel)"
             )
         if role is WordRole.MECHANIC:
-            return f"Automaton property word {stamp.token}"
+            return f"Automaton property word {stamp.token}{what}"
         return f"Noun word {stamp.token}"

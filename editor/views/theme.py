@@ -3,7 +3,8 @@
 Word colours follow the genre's convention so authors read a board at a glance:
 noun words are outlined in their noun's colour, operators are plain light text,
 properties are filled tiles in their own colour, and mechanic words (FRAIL,
-automaton properties) are filled in violet and teal.
+automaton properties) are filled in violet and teal: each colour is the one its
+mechanic declares (``engine.Vocabulary.entry``).
 """
 
 from __future__ import annotations
@@ -13,19 +14,24 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor, QPalette
 
+import engine
+
 if TYPE_CHECKING:  # widgets are not loaded to draw a picture (``rulegrid-editor render``)
     from PySide6.QtWidgets import QApplication
 
-PROPERTY_COLORS: dict[str, str] = {
-    "YOU": "#d9396a",
-    "PUSH": "#a5773f",
-    "STOP": "#5b7f2a",
-    "WIN": "#e8c93a",
-    "SINK": "#3e76a3",
-    "DEFEAT": "#a8362a",
-    "FRAIL": "#9c7fdc",
-}
-AUTOMATON_COLOR = "#2fa39a"
+
+def _declared_colors() -> tuple[dict[str, str], str]:
+    """Each property word's tile colour and the automaton words', as the mechanics declare them."""
+    words = engine.Vocabulary.for_level(frail=True, automaton_properties=("AUTOMATON",))
+    colors: dict[str, str] = {}
+    for word in (*words.words(engine.WordRole.PROPERTY), *words.words(engine.WordRole.MECHANIC)):
+        entry = words.entry(word)
+        if entry is not None:
+            colors[word] = entry.color
+    return colors, colors.pop("AUTOMATON")
+
+
+PROPERTY_COLORS, AUTOMATON_COLOR = _declared_colors()
 UNKNOWN_NOUN_COLOR = "#9a9a9a"
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
 
-from editor.documents.values import OBJECT, Stamp, WordRole, word_role
+from editor.documents.values import OBJECT, Stamp, WordRole, vocabulary, word_role
 from editor.views.contrast import legible_tint, text_on
 from editor.views.look import Look
 from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_COLOR, Theme
@@ -92,7 +92,11 @@ class TileRenderer:
         if role is WordRole.OPERATOR:
             return QColor(self._theme.operator_text)
         if role is WordRole.PROPERTY or stamp.token in PROPERTY_COLORS:
-            return QColor(PROPERTY_COLORS[stamp.token])
+            color = PROPERTY_COLORS.get(stamp.token)
+            if color is None:  # a mechanic registered after the theme was made
+                entry = vocabulary(self.look.automaton_properties).entry(stamp.token)
+                color = AUTOMATON_COLOR if entry is None else entry.color
+            return QColor(color)
         return QColor(AUTOMATON_COLOR)
 
     def label_colors(self, stamp: Stamp) -> tuple[QColor, QColor]:

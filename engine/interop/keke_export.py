@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 
 from engine.interop.keke_key import LACKING, character_of, write_map
+from engine.mechanics import registered
 from engine.model import Level, Pack
 
 #: Reasons listed per level before the rest are counted.
@@ -71,8 +72,10 @@ def _cells(level: Level) -> tuple[dict[tuple[int, int], str], list[str]]:
     reasons: list[str] = []
     if level.automata:
         reasons.append("it has automata, which Keke does not")
-    if level.mechanics:
-        reasons.append("it uses the FRAIL mechanic, which Keke does not have")
+    for kind in dict.fromkeys(m.type for m in level.mechanics):  # a mechanic a level opts into
+        mechanic = registered().by_type.get(kind)
+        name = kind if mechanic is None else mechanic.name
+        reasons.append(f"it uses the {name} mechanic, which Keke does not have")
     cells: dict[tuple[int, int], str] = {}
     stacked: dict[tuple[int, int], int] = {}
     unknown: dict[str, None] = {}

@@ -1,7 +1,7 @@
 """Checking packs for authors: validation errors and lint warnings.
 
 Lints are warnings about a valid pack that is probably not what its author meant
-(nothing is YOU at the start, the intended solution no longer wins, a noun no
+(the player controls nothing at the start, the intended solution no longer wins, a noun no
 level uses). docs/validation.md lists every code. The editor's Problems panel and
 ``rulegrid validate --lint`` both report through :func:`check_pack`, so they list
 the same problems with the same codes and pointers.

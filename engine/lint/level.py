@@ -1,11 +1,13 @@
 """Lints of one level: warnings about a valid level that is probably not what the author meant.
 
-Each lint reads the level as the player meets it (the settled start, through
-:class:`engine.Game`) or asks a question that has a certain answer without a
-search: a WIN word that is not on the board can never appear, because words never
-change during play. None of them guesses about reachability, so a warning is a
-real defect or an unfinished level, never an opinion. Pointers are relative to
-the level (``/automata/0/property``; ``""`` for the level as a whole).
+Each mechanic declares its own lints (engine.mechanics): they read the level as
+the player meets it (the settled start, through :class:`engine.Game`) or ask a
+question that has a certain answer without a search, because words never change
+during play (:class:`~engine.mechanics.LevelFacts`). This module adds the empty
+level and the replay of the intended solution. None of them guesses about
+reachability, so a warning is a real defect or an unfinished level, never an
+opinion. Pointers are relative to the level (``/automata/0/property``; ``""``
+for the level as a whole).
 """
 
 from __future__ import annotations
@@ -17,20 +19,18 @@ from collections.abc import Iterator
 from engine.context import LevelContext
 from engine.errors import Problem, pointer
 from engine.limits import LINT_WORK_BUDGET
+from engine.mechanics import LevelFacts, registered
 from engine.model import Level, ObjectEntity, WordEntity
 from engine.play.game import Game
 from engine.play.replay import check_solution, parse_moves
 from engine.play.work import WorkBudget, WorkBudgetError, budgeted
-from engine.tokens import FRAIL, IS, WIN, YOU
+from engine.tokens import IS
 
-#: The codes of the per-level lints, in the order docs/validation.md lists them.
+#: The codes of the per-level lints, in the order docs/validation.md lists them: the
+#: empty level, each mechanic's in registration order, the intended solution's.
 LEVEL_LINT_CODES = (
     "empty-level",
-    "no-you-at-start",
-    "won-at-start",
-    "win-impossible",
-    "frail-unused",
-    "automaton-never-active",
+    *registered().lint_codes,
     "solution-fails",
     "solution-wins-early",
     "solution-unchecked",
@@ -62,67 +62,28 @@ def level_lints(level: Level, *, work: WorkBudget | None = None) -> list[Problem
     """
     if not level.entities:
         return [Problem("", "empty-level", "the level is empty")]
-    return [*_start_lints(level), *_word_lints(level), *_solution_lints(level, work or lint_work())]
+    return [*_mechanic_lints(level), *_solution_lints(level, work or lint_work())]
 
 
-def _start_lints(level: Level) -> Iterator[Problem]:
+def _mechanic_lints(level: Level) -> Iterator[Problem]:
+    """Every mechanic's lints, in registration order, over the facts of the level."""
     game = Game(level)
-    if game.control_lost:
-        you = sorted({r.subject for r in game.rules if r.predicate == YOU})
-        if you:
-            names = " and ".join(you)
-            yield Problem(
-                "",
-                "no-you-at-start",
-                f"nothing is YOU at the start: {names} IS YOU, but no {names} is on the "
-                "board once it settles, so the player cannot move",
-            )
-        else:
-            yield Problem(
-                "",
-                "no-you-at-start",
-                "no rule makes anything YOU at the start, so the player cannot move",
-            )
-    elif game.won:
-        yield Problem("", "won-at-start", "the level is won at the start, before the player moves")
-
-
-def _word_lints(level: Level) -> Iterator[Problem]:
     ctx = LevelContext.of(level)
-    words = {e.text for e in level.entities if isinstance(e, WordEntity)}
-    objects = {e.noun for e in level.entities if isinstance(e, ObjectEntity)}
-    noun_words = {w for w in words if ctx.vocabulary.is_noun(w)}
-    if WIN not in words:
-        yield Problem(
-            "",
-            "win-impossible",
-            "there is no WIN word on the board, and words never appear during play, "
-            "so nothing can ever be WIN",
-        )
-    elif IS not in words or not noun_words or not (objects or (ctx.leaves or {})):
-        yield Problem(
-            "",
-            "win-impossible",
-            "no sentence NOUN IS WIN can ever name an object: the board lacks "
-            + ("an IS word" if IS not in words else "noun words" if not noun_words else "objects"),
-        )
-    frail = level.frail
-    if frail is not None and FRAIL not in words:
-        index = next(i for i, m in enumerate(level.mechanics) if m is frail)
-        yield Problem(
-            pointer("mechanics", index),
-            "frail-unused",
-            "the level opts into FRAIL but there is no FRAIL word on the board, "
-            "so nothing can ever crumble",
-        )
-    for index, automaton in enumerate(level.automata):
-        if automaton.property not in words:
-            yield Problem(
-                pointer("automata", index, "property"),
-                "automaton-never-active",
-                f"automaton {automaton.id!r} never acts: there is no {automaton.property} "
-                "word on the board to give its property",
-            )
+    words = frozenset(e.text for e in level.entities if isinstance(e, WordEntity))
+    facts = LevelFacts(
+        words=words,
+        objects=frozenset(e.noun for e in level.entities if isinstance(e, ObjectEntity)),
+        noun_words=frozenset(w for w in words if ctx.vocabulary.is_noun(w)),
+        is_word=IS in words,
+        has_leftovers=bool(ctx.leaves),
+        rules=tuple((r.subject, r.predicate) for r in game.rules),
+        control_lost=game.control_lost,
+        won=game.won,
+        mechanics=tuple((index, m.type) for index, m in enumerate(level.mechanics)),
+        automata=tuple((index, a.id, a.property) for index, a in enumerate(level.automata)),
+    )
+    for lint in ctx.vocabulary.mechanics.lints:
+        yield from lint(facts)
 
 
 def _solution_lints(level: Level, work: WorkBudget) -> Iterator[Problem]:

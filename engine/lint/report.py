@@ -122,9 +122,9 @@ def report_level(
 
     Lints that play the level run on a level whose only errors are nouns missing
     from the pack (the level itself plays); a level with any other error gets
-    none of them. The FRAIL map warnings read only the map, so every frail
+    none of them. The leaves map warnings read only the map, so every frail
     mechanic the schema accepts gets them (:func:`engine.packs.leaves.level_leaves_problems`,
-    what the FRAIL panel shows). ``budget`` bounds one pass over all the levels of
+    what the editor's panel of the mechanic shows). ``budget`` bounds one pass over all the levels of
     a pack (as :func:`engine.load_pack` does), and ``work``
     (:func:`~engine.lint.level.lint_work`) the replays of intended solutions in it:
     pass one to every level of the pass (default: this level's own).
@@ -345,7 +345,7 @@ def _duplicate_boards(name: str, levels: Sequence[LevelReport]) -> Iterator[Prob
 
 
 def _nouns_used(doc: object) -> frozenset[str]:
-    """Every token the level names as an object, a word, a subject or a FRAIL map entry.
+    """Every token the level names as an object, a word, a subject or a leaves map entry.
 
     Read leniently from the document, so a level with errors still counts as using
     its nouns (an unused-noun warning must never come from a broken level).

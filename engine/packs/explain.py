@@ -89,7 +89,7 @@ def translate(error: SchemaError, base: list[Any]) -> Iterator[Problem]:
             ("bad-format", f"does not match the pattern {error.validator_value}"),
         )
         if len(path) >= 2 and path[-2] == "leaves" and error.validator_value == TOKEN_PATTERN:
-            code = "invalid-token"  # a FRAIL map entry: its keys are data, not field names
+            code = "invalid-token"  # a leaves map entry: its keys are data, not field names
         yield Problem(where, code, f"{short(instance)} {explanation}")
     elif kind in (
         "minLength",

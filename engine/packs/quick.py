@@ -8,7 +8,7 @@ path (with an empty entity list, which the schema and the models check the same
 way) and then takes each entity in one loop that accepts only the plainly valid
 form: a dict of exactly ``id, kind, noun|text, x, y`` with whole ``int``
 coordinates and id (never ``1.0`` or ``true``), a well-formed token, a unique id,
-inside the grid, an object's noun a noun of this level, FRAIL only where the level
+inside the grid, an object's noun a noun of this level, a mechanic's word only where the level
 opts in; then the parse budget of the authored words.
 
 Anything else gives ``None`` and the caller takes the full path, which finds and
@@ -31,7 +31,7 @@ from engine.model import Level, ObjectEntity, WordEntity
 from engine.packs.schema import check_document, pack_level_problems
 from engine.packs.semantic import build_level, level_problems, rule_problems
 from engine.rules import WordTile
-from engine.tokens import FRAIL, Vocabulary
+from engine.tokens import Vocabulary
 
 _TOKEN = re.compile(r"[A-Z][A-Z0-9_]*\Z").match  # TOKEN_PATTERN, $ as the end of the text
 # The slots every pydantic model instance fills (BaseModel.__slots__), set directly.
@@ -81,7 +81,8 @@ def quick_parts(
     if level is None or found or level_problems(shell, nouns, read_rules=False):
         return None
     vocabulary = Vocabulary.for_level(
-        frail=level.frail is not None,
+        frail=False,
+        opted=[m.type for m in level.mechanics],
         automaton_properties=tuple(a.property for a in level.automata),
     )
     built = _entities(entities, level.width, level.height, vocabulary, nouns)
@@ -102,7 +103,8 @@ def _entities(
     """The entity models and the words of ``items``, or ``None`` at the first doubt."""
     # token -> (fit for an object, fit for a word); each distinct token is judged once
     judged: dict[object, tuple[bool, bool]] = {}
-    frail = FRAIL in vocabulary.properties  # the level opts in: FRAIL words are allowed
+    # the words of mechanics a level opts into: allowed as words where it did (in properties)
+    opt_in = vocabulary.mechanics.opt_in_words
     ids: set[int] = set()
     models: list[ObjectEntity | WordEntity] = []
     words: list[WordTile] = []
@@ -121,7 +123,7 @@ def _entities(
                 data: dict[str, Any] = {"id": i, "kind": "object", "noun": token, "x": x, "y": y}
                 fit = judged.get(token)
                 if fit is None:
-                    fit = judged[token] = _judge(token, vocabulary, frail, nouns)
+                    fit = judged[token] = _judge(token, vocabulary, opt_in, nouns)
                 if not fit[0]:
                     return None
             elif kind == "word":
@@ -131,7 +133,7 @@ def _entities(
                 data = {"id": i, "kind": "word", "text": token, "x": x, "y": y}
                 fit = judged.get(token)
                 if fit is None:
-                    fit = judged[token] = _judge(token, vocabulary, frail, nouns)
+                    fit = judged[token] = _judge(token, vocabulary, opt_in, nouns)
                 if not fit[1]:
                     return None
                 words.append((i, token, x, y))
@@ -155,7 +157,7 @@ def _entities(
 
 
 def _judge(
-    token: object, vocabulary: Vocabulary, frail: bool, nouns: frozenset[str] | None
+    token: object, vocabulary: Vocabulary, opt_in: tuple[str, ...], nouns: frozenset[str] | None
 ) -> tuple[bool, bool]:
     """Whether ``token`` may be an object's noun, and a word's text, in this level.
 
@@ -163,8 +165,8 @@ def _judge(
     """
     if type(token) is not str or len(token) > TOKEN_MAX_LENGTH or _TOKEN(token) is None:
         return False, False
-    if token == FRAIL:
-        return False, frail
+    if token in opt_in:
+        return False, token in vocabulary.properties
     if not vocabulary.is_noun(token):
         return False, True
     declared = nouns is None or token in nouns

@@ -28,7 +28,7 @@ _LISTS: dict[str, Counted] = {
     "pattern": ("step", "steps"),
     "mechanics": ("mechanic", "mechanics"),
 }
-#: Maps whose keys are data (a noun, a FRAIL entry), not field names.
+#: Maps whose keys are data (a noun, a leaves map's entry), not field names.
 _MAPS: dict[str, Counted] = {
     "nouns": ("noun", "nouns"),
     "leaves": ("entry", "entries"),

@@ -12,7 +12,7 @@ packs"):
   mechanic, a reference solution) list their fields in the format's order, the
   order of the models and the schema; fields the format does not know follow,
   sorted by name;
-* maps whose keys are data (``nouns``, a FRAIL ``leaves`` map) keep their order;
+* maps whose keys are data (``nouns``, a frail mechanic's ``leaves`` map) keep their order;
 * two-space indents, one list item per line, and a record or map whose values are
   all plain (no list, no object) on one line when that line is at most 100
   characters: one entity per line;

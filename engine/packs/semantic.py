@@ -3,7 +3,7 @@
 :func:`build_level` turns a schema-valid level document into its model (a
 refusal becomes located problems). :func:`level_problems` checks unique ids,
 positions inside the grid, which tokens are nouns in this level, the pack's noun
-vocabulary, automata and FRAIL rules, and the parse budget of the initial board.
+vocabulary, automata and the frail mechanic's map, and the parse budget of the initial board.
 Pointers are relative to the level.
 
 The checks read the level document itself, and take a :class:`~engine.packs.records.Breaks`
@@ -29,7 +29,7 @@ from engine.packs.records import _SOUND as _SOUND
 from engine.packs.records import SOUND, Breaks
 from engine.packs.repeats import Repeats
 from engine.rules import WordTile, parse_units
-from engine.tokens import FRAIL, Vocabulary, WordRole
+from engine.tokens import Vocabulary, WordRole
 
 _ROLE_TEXT = {
     WordRole.NOUN: "a noun",
@@ -155,11 +155,12 @@ class _Reader:
         self.entities = self.records("entities")
         self.automata = self.records("automata")
         self.mechanics = self.records("mechanics")
-        # FRAIL is opted into by a mechanic of type frail; a mechanic whose type is
-        # refused might be one, so then nothing is said about the opt-in.
+        # A mechanic's word (engine.mechanics.frail) is opted into by a level mechanic of its type; a
+        # mechanic whose type is refused might be one, so then nothing is said about
+        # the opt-in.
         types = [self.value(f"/mechanics/{i}/type", m, "type") for i, m in self.mechanics]
-        self.frail_known = self.sound("/mechanics") and all(isinstance(t, str) for t in types)
-        self.frail = "frail" in types
+        self.opted_known = self.sound("/mechanics") and all(isinstance(t, str) for t in types)
+        self.opted = frozenset(t for t in types if isinstance(t, str))
         # An automaton's property word is a word of this level wherever it is well
         # formed: a refused property is never a token, so no token's role is in doubt.
         properties = tuple(
@@ -167,7 +168,9 @@ class _Reader:
             for i, a in self.automata
             if isinstance(prop := self.value(f"/automata/{i}/property", a, "property"), str)
         )
-        self.vocabulary = Vocabulary.for_level(frail=self.frail, automaton_properties=properties)
+        self.vocabulary = Vocabulary.for_level(
+            frail=False, opted=self.opted, automaton_properties=properties
+        )
 
     def sound(self, ptr: str) -> bool:
         return self.breaks.sound(ptr)
@@ -272,16 +275,13 @@ def _entity_problems(read: _Reader, found: Repeats) -> list[WordTile] | None:
                 words.append((entity_id, token, int(x), int(y)))
             else:
                 words = None
-        if token == FRAIL and not read.frail:
-            if read.frail_known:
+        mechanic = vocabulary.mechanics.by_word.get(token)
+        if mechanic is not None and mechanic.opt_in and mechanic.opt_in not in read.opted:
+            if read.opted_known:
+                code = f"{mechanic.opt_in}-not-declared"
                 found.add(
-                    "frail-not-declared",
-                    Problem(
-                        f"{base}/{name}",
-                        "frail-not-declared",
-                        "FRAIL is used but the level has not opted into the frail mechanic "
-                        "(add the frail entry to 'mechanics')",
-                    ),
+                    code,
+                    Problem(f"{base}/{name}", code, mechanic.not_declared),
                     ("entity", "entities"),
                 )
         elif kind == "object" and not vocabulary.is_noun(token):

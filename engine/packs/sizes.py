@@ -8,8 +8,8 @@ is compared with its cap (:mod:`engine.limits`) *before* its items are visited:
 an oversized list or map is reported where it is and never entered. The walk
 itself visits only containers within their caps, so it is bounded by the caps.
 
-Caps: levels, nouns, entities, automata, pattern steps, mechanics and FRAIL
-``leaves`` (format limits, also in the schema), and the fields of any record
+Caps: levels, nouns, entities, automata, pattern steps, mechanics and their
+``leaves`` maps (format limits, also in the schema), and the fields of any record
 (:data:`~engine.limits.MAX_RECORD_FIELDS`, a reading limit: a record has at most
 nine real fields, so a thousand unknown ones are one problem, not a thousand).
 Values of the wrong type are left for the schema to report.

@@ -1,16 +1,16 @@
 """The level as the player sees it at move 0, read leniently for an author mid-edit.
 
 An editor shows the rules of a level while the author is still making it: nouns
-the pack does not declare yet, a FRAIL word before the level opts in, an automaton
-half filled in. :func:`analyze_level` never refuses such a level. It reads what it
+the pack does not declare yet, the word of a mechanic before the level opts into
+it, an automaton half filled in. :func:`analyze_level` never refuses such a level. It reads what it
 can (every well-formed entity, every well-formed automaton), settles the board with
 the same code a :class:`~engine.play.game.Game` uses (docs/contract.md §5: the settle), and
 reports what it could not use as located problems beside the reading. For a valid
 level the reading is exactly what ``Game(level)`` starts from.
 
 What it gives: the settled rules in engine order, what each rule does at move 0,
-what the settle changed (transformations, SINK and DEFEAT), each object's noun and
-properties at move 0, the automata entries, FRAIL objects, hints for words that
+what the settle changed (transformations, the destroying contacts), each object's
+noun and properties at move 0, the automata entries, the frail objects, hints for words that
 form no rule, the stacked cells each rule reads, and, for a board over the parse
 budget, one ``rule-complexity`` hint naming the crowded region instead of rules.
 """
@@ -32,6 +32,7 @@ from engine.limits import (
     PARSE_BUDGET,
     TOKEN_MAX_LENGTH,
 )
+from engine.mechanics import registered
 from engine.model import Automaton, Level, ObjectEntity, WordEntity
 from engine.packs.schema import schema_problems
 from engine.packs.semantic import level_problems, model_problems
@@ -39,7 +40,7 @@ from engine.play.events import Json
 from engine.play.hints import MAX_RUN_CELLS, RuleHint, StackChoice, crowded_region
 from engine.play.reader import CellReader, occupants_of
 from engine.rules import Rule, RuleTable, WordTile
-from engine.tokens import FRAIL, TOKEN_PATTERN, Vocabulary, WordClass, WordRole
+from engine.tokens import TOKEN_PATTERN, Vocabulary, WordClass, WordRole
 
 _is_token = re.compile(TOKEN_PATTERN).match
 Piece = tuple[int, str, str, int, int]
@@ -52,7 +53,7 @@ EffectStatus = Literal["active", "suppressed", "overridden"]
 class RuleEffect:
     """What one rule does at move 0.
 
-    ``kind``: ``property`` (``BABA IS YOU``), ``transform`` (``ROCK IS FLAG``) or
+    ``kind``: ``property`` (the predicate is a property word), ``transform`` (``ROCK IS FLAG``) or
     ``self`` (``ROCK IS ROCK``, which keeps ROCK and suppresses its transformations).
     ``object_ids``: for a property or ``self`` rule, the objects of its subject at
     move 0; for a transformation, the objects it changed in the settle.
@@ -140,9 +141,9 @@ def analyze_level(
 
     Never raises for bad data: what cannot be read is left out and, with
     ``validate``, reported in ``problems`` (``nouns`` is the pack's noun vocabulary,
-    as for a level inside a pack). Malformed entities and automata are skipped; a
-    FRAIL word counts as a property even before the level opts in, so its rule
-    shows while validation says what is missing.
+    as for a level inside a pack). Malformed entities and automata are skipped; the
+    word of a mechanic a level opts into (engine.mechanics.frail) counts as a property even before
+    the level opts in, so its rule shows while validation says what is missing.
     """
     doc = level.to_data() if isinstance(level, Level) else level
     problems = check_level(doc, nouns=nouns) if validate else ()
@@ -171,9 +172,11 @@ class LevelReader(CellReader):
             return None
         pieces = _pieces(entities)
         automata = _automata(doc.get("automata"))
-        frail = _declares_frail(doc.get("mechanics")) or any(p[2] == FRAIL for p in pieces)
+        opted = _declared_types(doc.get("mechanics"))
+        names = {p[2] for p in pieces}
+        opted |= {kind for kind, m in registered().by_type.items() if m.word in names}
         vocabulary = Vocabulary.for_level(
-            frail=frail, automaton_properties=_automaton_words(doc.get("automata"))
+            frail=False, opted=opted, automaton_properties=_automaton_words(doc.get("automata"))
         )
         return cls(occupants_of(pieces), vocabulary, automata)
 
@@ -334,17 +337,15 @@ def _automaton_words(raw: object) -> tuple[str, ...]:
     return tuple(
         w
         for w in words
-        if isinstance(w, str)
-        and _is_token(w)
-        and Vocabulary.builtin().role(w) is WordRole.NOUN
-        and w != FRAIL
+        if isinstance(w, str) and _is_token(w) and Vocabulary.builtin().role(w) is WordRole.NOUN
     )
 
 
-def _declares_frail(raw: object) -> bool:
-    return isinstance(raw, list) and any(
-        isinstance(m, Mapping) and m.get("type") == "frail" for m in raw[:8]
-    )
+def _declared_types(raw: object) -> set[str]:
+    """The types of the level's mechanics (``frail``), read leniently."""
+    if not isinstance(raw, list):
+        return set()
+    return {t for m in raw[:8] if isinstance(m, Mapping) and isinstance(t := m.get("type"), str)}
 
 
 def _effects(

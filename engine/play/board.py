@@ -357,6 +357,6 @@ class Board:
         self._take(i)
 
 
-#: What contacts read from a rule table: per noun, which of SINK, DEFEAT, YOU and WIN it
-#: has (:func:`engine.play.contacts.contact_signature`).
+#: What contacts read from a rule table: per noun, which of the properties the declared
+#: contacts read it has (:func:`engine.play.contacts.contact_signature`).
 Signature = dict[str, frozenset[str]]

@@ -5,8 +5,8 @@ needs to know why some words form none. These readings explain the parse and
 never change it:
 
 * :func:`near_sentences`: runs of words along a row or column that look like a
-  sentence but break the grammar (``BABA IS`` with nothing after it, ``IS YOU``
-  without a subject, ``ROCK AND IS WIN``, a property where a noun must stand);
+  sentence but break the grammar (``BABA IS`` with nothing after it, an ``IS`` and
+  a value without a subject, ``ROCK AND IS``, a property where a noun must stand);
 * :func:`stack_choices`: for every stacked word cell that takes part in rules,
   which word of the stack each rule uses;
 * :func:`crowded_region`: for a board over the parse budget, the box whose lines

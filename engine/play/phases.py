@@ -1,18 +1,23 @@
 """The phases of a turn, and the parts of them that do not depend on a board's storage.
 
-:mod:`engine.play.turn` runs these phases in the order of :data:`STEP_PHASES` (a
-step) or :data:`SETTLE_PHASES` (the settle at game start and reset):
+:func:`engine.play.turn.resolve_step` (and ``advance``) call these phases in the
+order :data:`STEP_PHASES` names them (a step), the settle those of
+:data:`SETTLE_PHASES` (game start and reset); both orders are declared with the
+mechanics (:data:`engine.mechanics.base.STEP_ORDER`), which say which phase each
+acts in, and the compact path has a method of each name:
 
-1. :func:`player_movement`: every YOU object takes the intent, front-first along it,
-   ties by ascending id (:func:`front_first`), each with the atomic push rules
-   (:func:`move_group`); a step that moves nothing is rejected;
+1. :func:`player_movement`: every object that plays the mover role takes the
+   intent, front-first along it, ties by ascending id (:func:`front_first`), each
+   with the atomic push rules of the pushed and blocking roles (:func:`move_group`);
+   a step that moves nothing is rejected;
 2. :func:`parse_and_transform`: read the rules, then apply at most one noun link per
    object per turn; a board over the parse budget rejects the step;
 3. :func:`automaton_movement`: automata in authored order, one beat each
    (:func:`automaton_beats`), their carriers front-first;
 4. :func:`parse_and_transform` again;
-5. :func:`frail_checkpoint`;
-6. :func:`~engine.play.contacts.contacts`: SINK, then DEFEAT, then WIN;
+5. :func:`frail_checkpoint` (engine.mechanics.frail);
+6. :func:`~engine.play.contacts.contacts`: the declared contacts, destroying ones
+   first (engine.mechanics.Contact);
 7. :func:`reread_rules`, when a contact destroyed a word.
 
 The compact path (:class:`engine.solve.turn.TurnResolver`) has a method of each
@@ -23,20 +28,20 @@ row-major order, so results and event entries never depend on hash order.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from engine.context import LevelContext
 from engine.errors import RuleComplexityError
+from engine.mechanics import Role, frail
+from engine.mechanics.base import SETTLE_ORDER, STEP_ORDER
 from engine.model import Automaton, MoveStep
 from engine.play.board import Board, Direction
 from engine.play.contacts import Occupant, cell_contacts, cell_won, contacts
 from engine.play.events import Json
 from engine.play.work import MOVE_UNITS, open_budgets, spend, spend_on
 from engine.rules import Rule, RuleTable, parse_counted, parse_rules
-from engine.tokens import FRAIL, PUSH, STOP, YOU
 
 Cell = tuple[int, int]
 Mover = TypeVar("Mover")
@@ -67,18 +72,13 @@ __all__ = [
     "transform_entry",
 ]
 
-#: The phases of an accepted step, in resolution order.
-STEP_PHASES = (
-    "player_movement",
-    "parse_and_transform",
-    "automaton_movement",
-    "parse_and_transform",
-    "frail_checkpoint",
-    "contacts",
-    "reread_rules",
-)
-#: The phases of the settle (game start and reset): no movement, no FRAIL.
-SETTLE_PHASES = ("parse_and_transform", "contacts", "reread_rules")
+#: The names of the phases of an accepted step, in the order engine.play.turn calls
+#: them (a function of each name here, a method of each on the compact path's
+#: TurnResolver; tests/engine/test_compact.py checks both exist, and
+#: tests/engine/test_mechanics.py that a step calls them in this order).
+STEP_PHASES = tuple(phase.value for phase in STEP_ORDER)
+#: The phases of the settle (game start and reset): no movement, no checkpoint.
+SETTLE_PHASES = tuple(phase.value for phase in SETTLE_ORDER)
 
 
 def table_for(ctx: LevelContext, rules: tuple[Rule, ...]) -> RuleTable:
@@ -141,7 +141,7 @@ class TurnWork:
     transformed: list[Json] = field(default_factory=list)
     automated: list[Json] = field(default_factory=list)
     done: set[int] = field(default_factory=set)  # objects that used their link this turn
-    first_mover: int | None = None  # the first YOU object that moved: blocks name it
+    first_mover: int | None = None  # the first mover that moved: blocks name it
 
     def reject_complex(self) -> RejectedTurnError:
         return RejectedTurnError(
@@ -153,9 +153,9 @@ class TurnWork:
 
 
 def player_movement(turn: TurnWork, table: RuleTable) -> None:
-    """Phase 1: every YOU object takes the intent; rejects the step if none moved."""
+    """Phase 1: every mover takes the intent; rejects the step if none moved."""
     board, direction = turn.board, turn.direction
-    movers = board.objects_of(table.nouns_with(YOU))
+    movers = board.objects_of(table.nouns_playing(Role.MOVER))
     outcomes = move_group(turn.ctx, board, table, movers, direction, turn.moved)
     turn.blocked = [
         block(i, direction.label, blocker, reason)
@@ -245,45 +245,8 @@ def automaton_movement(
 def frail_checkpoint(
     ctx: LevelContext, board: Board, table_start: RuleTable, table_now: RuleTable
 ) -> list[Json]:
-    """Phase 5: crumble every FRAIL object that a distinct occupant left alone (spec 04).
-
-    An object crumbles when it was FRAIL at the start of the turn (start noun, start
-    rules) and still is now, has not moved, some other entity that shared its cell at
-    the start has left, and nothing else is in the cell now. The board was marked at
-    the start of the turn, so :attr:`Board.before` holds the start of every entity
-    that changed; only cells something left (:attr:`Board.left`) can hold such an
-    object.
-    """
-    if ctx.leaves is None or not board.left:
-        return []
-    moved_from = Counter((p[3], p[4]) for p in board.before.values())
-    crumbling: list[int] = []
-    for cell in board.left:
-        here = board.cells.get(cell)
-        if here is None or len(here) != 1:
-            continue
-        (i,) = here
-        if board.kind[i] != "object":
-            continue
-        start = board.before.get(i)
-        if start is not None and (start[3], start[4]) != cell:
-            continue  # it arrived here: it moved
-        start_noun = board.name[i] if start is None else start[2]
-        if not (table_now.has(board.name[i], FRAIL) and table_start.has(start_noun, FRAIL)):
-            continue
-        # entities whose start was this cell: those that changed, and i if it did not
-        if moved_from[cell] + (start is None) > 1:
-            crumbling.append(i)
-    out: list[Json] = []
-    for i in sorted(crumbling):
-        before = board.name[i]
-        after = ctx.leaves.get(before)
-        out.append({"id": i, "from": before, "to": after})
-        if after is None:
-            board.remove(i)
-        else:
-            board.rename(i, after)
-    return out
+    """Phase 5: the frail mechanic's checkpoint (:func:`engine.mechanics.frail.checkpoint`): what crumbled."""
+    return frail.checkpoint(board, ctx.leaves, table_start, table_now)
 
 
 def reread_rules(turn: TurnWork) -> tuple[Rule, ...]:
@@ -322,12 +285,13 @@ def move_group(
     """
     dx, dy = direction.dx, direction.dy
     budgets = open_budgets()
+    pushed_nouns, blocking, passing, words_pushed, words_block = table.movement()
 
     def is_push(i: int) -> bool:
-        return board.kind[i] == "word" or table.has(board.name[i], PUSH)
+        return board.name[i] in pushed_nouns if board.kind[i] == "object" else words_pushed
 
     def is_stop(i: int) -> bool:
-        return board.kind[i] == "object" and table.has(board.name[i], STOP)
+        return board.name[i] in blocking if board.kind[i] == "object" else words_block
 
     progress = [board.pos[i][0] * dx + board.pos[i][1] * dy for i in movers]
     outcomes: list[Outcome] = []
@@ -344,8 +308,12 @@ def move_group(
                 break
             here = board.at((x, y))
             looked += len(here)
-            stops = [i for i in here if is_stop(i) and not is_push(i)]
-            if stops:
+            stops = [i for i in here if is_stop(i)]
+            # nothing stops a group each of which plays the passing role
+            if stops and not (
+                passing
+                and all(board.kind[i] == "object" and board.name[i] in passing for i in chain[-1])
+            ):
                 blocker, reason = stops[0], "stop"
                 break
             pushed = [i for i in here if is_push(i)]

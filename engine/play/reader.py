@@ -3,14 +3,14 @@
 An editor reads the level after every brush dab. Settling a board of thousands of
 objects from scratch costs tens of milliseconds, but an edit touches one cell,
 and the settle is local: the rules come from the words alone, and given the rules
-each cell settles on its own (one transformation link per object, then SINK, then
-DEFEAT and WIN inside the cell: :func:`~engine.play.turn.cell_contacts`). So the
+each cell settles on its own (one transformation link per object, then the
+contacts inside the cell: :func:`~engine.play.turn.cell_contacts`). So the
 reader keeps each cell's outcome and, after an edit,
 
 * parses the words again only when a word cell changed;
 * settles again only the edited cells, or every cell when the rules changed;
 * rebuilds the outputs from per-cell parts, in the orders the settle uses
-  (transformations by id, sinks then defeats in row-major order).
+  (transformations by id, then each destroying contact's entries in row-major order).
 
 :func:`~engine.play.analysis.analyze_level` is a reader used once (the public
 :class:`~engine.play.analysis.LevelReader` adds the lenient reading of a document), so the editor's
@@ -26,12 +26,13 @@ from typing import Any
 
 from engine.errors import RuleComplexityError
 from engine.limits import MAX_ENTITIES
+from engine.mechanics import Role, frail
 from engine.model import Automaton
 from engine.play.events import Json
 from engine.play.hints import RuleHint, StackChoice, near_sentences, stack_choices
 from engine.play.turn import Occupant, automaton_records, cell_contacts, cell_won, transform_entry
 from engine.rules import Rule, RuleTable, WordTile, parse_rules
-from engine.tokens import DEFEAT, FRAIL, SINK, WIN, YOU, Vocabulary
+from engine.tokens import Vocabulary
 
 Cell = tuple[int, int]
 Stack = tuple[Occupant, ...]  # bottom first, as authored
@@ -43,8 +44,7 @@ class _Settled:
 
     transformed: list[Json]
     links: list[tuple[Rule, int]]  # (transformation rule, object id) for each record
-    sunk: list[Json]
-    defeated: list[Json]
+    destroyed: Sequence[list[Json]]  # per destroying contact, in rank order (() if none)
     survivors: list[Occupant]  # ascending id, nouns after the transformation
     won: bool
 
@@ -103,7 +103,7 @@ class CellReader:
         self._sorted: dict[str, tuple[int, ...]] = {}
         self._transformed: dict[int, Json] = {}  # object id -> its transformation record
         self._changed_by: dict[Rule, set[int]] = {}  # transformation rule -> objects it changed
-        self._contact_cells: set[Cell] = set()  # cells where something sank or was defeated
+        self._contact_cells: set[Cell] = set()  # cells where a contact destroyed something
         self._won_cells: set[Cell] = set()
         self._hint_key: tuple[object, ...] | None = None
         self._outcome: tuple[tuple[Json, ...], tuple[Json, ...], bool] | None = None
@@ -173,13 +173,14 @@ class CellReader:
     def _cells_affected(self, old: RuleTable | None, new: RuleTable) -> set[Cell]:
         """Cells whose settle can differ between two rule tables.
 
-        A cell settles by its objects' transformation links and by the contact
-        properties (SINK, DEFEAT, YOU, WIN) of the nouns they end up with; PUSH,
-        STOP and the rest never act at move 0, so a rule of theirs settles nothing.
+        A cell settles by its objects' transformation links and by the properties
+        the contacts read (engine.mechanics) of the nouns they end up with; the
+        movement roles and the rest never act at move 0, so a rule of theirs
+        settles nothing.
         """
         if old is None:
             return set(self._cells) | set(self._settled)
-        contact = frozenset({SINK, DEFEAT, YOU, WIN})
+        contact = new.mechanics.contact_reads
 
         def acts(table: RuleTable, noun: str) -> tuple[object, ...]:
             return (table.properties.get(noun, frozenset()) & contact, table.transforms.get(noun))
@@ -224,17 +225,17 @@ class CellReader:
                 links.append((link[1], i))
                 name = link[0]
             after.append((i, kind, name))
-        sunk, defeated = cell_contacts(cell, after, table)
-        gone = {e["id"] for e in sunk} | {e["id"] for e in defeated}
+        destroyed = cell_contacts(cell, after, table)
+        gone = {e["id"] for part in destroyed for e in part}
         survivors = [o for o in after if o[0] not in gone]
         won = cell_won(survivors, table)
-        self._settled[cell] = _Settled(transformed, links, sunk, defeated, survivors, won)
+        self._settled[cell] = _Settled(transformed, links, destroyed, survivors, won)
         for i, kind, name in survivors:
             if kind == "object":
                 self._nouns[i] = name
                 self._by_noun.setdefault(name, set()).add(i)
                 self._sorted.pop(name, None)
-        if sunk or defeated:
+        if gone:
             self._contact_cells.add(cell)
         if won:
             self._won_cells.add(cell)
@@ -255,12 +256,11 @@ class CellReader:
         return found
 
     def _contacts_outcome(self) -> tuple[tuple[Json, ...], tuple[Json, ...], bool]:
-        """Sinks then defeats, each in row-major order of their cells (the settle's order)."""
+        """Each destroying contact's entries in row-major order of their cells (the settle's order)."""
         cells = sorted(self._contact_cells, key=lambda c: (c[1], c[0]))
-        parts = [self._settled[c] for c in cells]
-        destroyed = tuple(
-            [e for p in parts for e in p.sunk] + [e for p in parts for e in p.defeated]
-        )
+        parts = [self._settled[c].destroyed for c in cells]
+        count = len(parts[0]) if parts else 0
+        destroyed = tuple(e for k in range(count) for part in parts for e in part[k])
         return (), destroyed, False
 
     def _assemble(self, rules: tuple[Rule, ...], table: RuleTable) -> Reading:
@@ -301,10 +301,10 @@ class CellReader:
         )
 
     def has_control(self, table: RuleTable) -> bool:
-        return any(self._by_noun.get(n) for n, props in table.properties.items() if YOU in props)
+        return any(self._by_noun.get(n) for n in table.nouns_playing(Role.MOVER))
 
     def frail_ids(self, table: RuleTable) -> tuple[int, ...]:
-        nouns = [n for n, props in table.properties.items() if FRAIL in props]
+        nouns = frail.frail_nouns(table.properties)
         return tuple(sorted(i for n in nouns for i in self._by_noun.get(n, ())))
 
     def properties(

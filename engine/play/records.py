@@ -7,7 +7,7 @@ snapshot (:meth:`Game.from_snapshot`) and keying a position for the solver
 :func:`check_entity_records`: the same fault gives the same problem, with the same
 code and the same pointer under the caller's base, on both paths.
 
-Only authoritative state is accepted (spec 04, "Hidden FRAIL state fails closed"):
+Only authoritative state is accepted (spec 04: hidden state fails closed):
 a key beyond ``id, kind, noun|text, x, y`` is refused, and a per-object
 ``leaves`` map gets its own code (``per-object-leaves``), as it does in a pack.
 """

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.mechanics import you
 from engine.model import Level
 from engine.play.board import Direction
 from engine.play.events import TurnEvent
@@ -53,7 +54,7 @@ class SolutionCheck:
     rejected move), or ``None`` when every move was played. ``reason`` is
     ``"wins"``, ``"won-early"`` (the level is won before the last move: the
     remaining moves are never played), ``"blocked"`` (a move moved nothing),
-    ``"control-lost"`` (a move was rejected because nothing is YOU) or
+    ``"control-lost"`` (a move was rejected because the player controls nothing) or
     ``"not-won"`` (every move was played and the level is not won).
     """
 
@@ -101,7 +102,7 @@ def check_solution(level: Level | Mapping[str, Any] | str, moves: str) -> Soluti
                     "control-lost",
                     number - 1,
                     number,
-                    f"move {number} ({letter}) cannot be played: nothing is YOU",
+                    f"move {number} ({letter}) cannot be played: {you.NO_CONTROL}",
                 )
             return SolutionCheck(
                 moves, False, "blocked", number - 1, number, f"move {number} ({letter}) is blocked"

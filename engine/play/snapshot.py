@@ -9,7 +9,7 @@ them (docs/contract.md: a turn snapshot includes the active rules and each
 automaton's active state), and both are checked against the board: a snapshot
 whose rules or flags disagree with its words is rejected. Anything else (an
 unknown key, a crumble counter, a per-object ``leaves`` map) is rejected too, so no
-hidden state can ever ride along ("Hidden FRAIL state fails closed").
+hidden state can ever ride along (spec 04: hidden state fails closed).
 
 The level's normalized automata declaration (``id``, optional ``subject``,
 ``property``, ``pattern`` and the declared start ``phase`` of each) rides along
@@ -38,9 +38,8 @@ from engine.errors import (
 from engine.limits import MAX_PROBLEMS, SNAPSHOT_PARSE_BUDGET
 from engine.play.board import Direction, Frame
 from engine.play.records import check_entity_records, entity_record
-from engine.play.turn import automata_entries, read_rules, resolve_step, table_for
+from engine.play.turn import automata_entries, cell_won, read_rules, resolve_step, table_for
 from engine.rules import Meter, Rule, metered
-from engine.tokens import WIN, YOU
 
 FORMAT = "rulegrid-snapshot"
 #: 2: the automata declaration is carried (version 1 named the level by id only).
@@ -157,8 +156,8 @@ def _consistency(
 
     The undo history holds the position before each accepted step, so position
     ``n`` is after ``n`` moves and none is won (no step is played from a won
-    position). The current position's ``won`` is what its board shows (a YOU
-    object on a WIN object under its rules), or, when a word was destroyed in the
+    position). The current position's ``won`` is what its board shows (a cell
+    where a winning contact holds under its rules), or, when a word was destroyed in the
     last step (the rules were read again after the win was decided), what replaying
     that step gives.
     """
@@ -183,25 +182,21 @@ def _consistency(
             f"{len(history)} moves, not {current.moves}",
         )
     if current.won != _expected_win(ctx, history, current, start):
+        shows = " or ".join(c.shows for _, c in ctx.vocabulary.mechanics.wins)
         yield Problem(
             "/current/won",
             "inconsistent-won",
             f"won is {'true' if current.won else 'false'} but the board shows "
-            f"{'no' if current.won else 'a'} YOU object on a WIN object",
+            f"{'no' if current.won else 'a'} {shows}",
         )
 
 
 def _shows_win(ctx: LevelContext, frame: Frame) -> bool:
     table = table_for(ctx, frame.rules)
-    you: set[tuple[int, int]] = set()
-    win: set[tuple[int, int]] = set()
-    for _i, kind, name, x, y in frame.pieces:
-        if kind == "object":
-            if table.has(name, YOU):
-                you.add((x, y))
-            if table.has(name, WIN):
-                win.add((x, y))
-    return bool(you & win)
+    cells: dict[tuple[int, int], list[tuple[int, str, str]]] = {}
+    for i, kind, name, x, y in frame.pieces:
+        cells.setdefault((x, y), []).append((i, kind, name))
+    return any(cell_won(here, table) for here in cells.values())
 
 
 def _expected_win(ctx: LevelContext, history: list[Frame], current: Frame, start: Frame) -> bool:

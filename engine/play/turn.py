@@ -1,15 +1,16 @@
 """Turn resolution for the public engine: a step as named phases (docs/contract.md §5).
 
-:func:`resolve_step` runs the phases of :mod:`engine.play.phases` in the order of
-:data:`~engine.play.phases.STEP_PHASES` on a mutable :class:`Board` copied from the
-frame — player movement, parse + transform, automaton movement, parse + transform,
-the FRAIL checkpoint, SINK, DEFEAT and WIN, and a second read of the rules if a
+:func:`resolve_step` calls the phases of :mod:`engine.play.phases` one after the
+other, in the order :data:`~engine.play.phases.STEP_PHASES` names them, on a
+mutable :class:`Board` copied from the frame — player movement, parse +
+transform, automaton movement, parse + transform, the checkpoint
+(engine.mechanics.frail), the contacts, and a second read of the rules if a
 contact destroyed a word — and freezes the result into the next frame.
 :func:`advance` is the same turn on a board kept up to date from turn to turn
 (``Game.step``): it pays for what the turn changes, not for the size of the board.
 A step whose player movement moves nothing, or whose board would exceed the parse
 budget, is rejected and changes nothing. :func:`settle` (game start and reset) is the same
-without movement and without FRAIL; :func:`settle_board` also reports what it did,
+without movement and without the checkpoint; :func:`settle_board` also reports what it did,
 for the lenient reading of engine.play.analysis. The rest of this module fills the fields every
 record carries: rule deltas, automata entries and control.
 """
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.context import LevelContext, Piece
+from engine.mechanics import Role
 from engine.model import Automaton
 from engine.play.board import Board, Direction, Frame
 from engine.play.contacts import (
@@ -47,7 +49,7 @@ from engine.play.phases import (
 )
 from engine.play.work import spend, turn_begins
 from engine.rules import RuleTable, charge, parse_counted
-from engine.tokens import YOU, Vocabulary
+from engine.tokens import Vocabulary
 
 __all__ = [
     "Occupant",
@@ -93,8 +95,8 @@ def advance(
     rejected one it is put back. The work is what the turn changes: movers,
     carriers and linked objects come from the board's indexes, the rules are read
     again only when a word moved or was destroyed, contacts are looked for only in
-    cells that changed (unless the rules changed what SINK, DEFEAT, YOU or WIN
-    mean, or the frame's contacts are unknown) and the next frame keeps only the
+    cells that changed (unless the rules changed a property a contact reads, or
+    the frame's contacts are unknown) and the next frame keeps only the
     changed pieces (:meth:`Frame.after`). ``board.rules`` and ``board.table`` must
     be ``frame``'s rules and their table.
     """
@@ -131,7 +133,9 @@ def _resolve(
         changed = None
         if live and frame.quiet is not None:
             changed = (
-                board.entered if quiet == frame.quiet else contact_cells(board, frame.quiet, quiet)
+                board.entered
+                if quiet == frame.quiet
+                else contact_cells(board, frame.quiet, quiet, table.mechanics)
             )
         destroyed, won = contacts(board, table, changed)
         rules = reread_rules(turn) if any("text" in d for d in destroyed) else table.rules
@@ -215,14 +219,15 @@ def settle_board(
 def has_control(
     ctx: LevelContext, frame: Frame, table: RuleTable | None = None, board: Board | None = None
 ) -> bool:
-    """Whether some object of the frame is YOU under its settled rules.
+    """Whether some object of the frame is a mover (engine.mechanics.Role) under its settled rules.
 
     ``board``, when given, stands for ``frame`` and answers from its noun index.
     """
     table = table or table_for(ctx, frame.rules)
+    movers = table.nouns_playing(Role.MOVER)
     if board is not None:
-        return any(board.nouns.get(noun) for noun in table.nouns_with(YOU))
-    return any(kind == "object" and table.has(name, YOU) for _, kind, name, _, _ in frame.pieces)
+        return any(board.nouns.get(noun) for noun in movers)
+    return any(kind == "object" and name in movers for _, kind, name, _, _ in frame.pieces)
 
 
 def automata_entries(

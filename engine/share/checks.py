@@ -203,7 +203,7 @@ def validate_level(doc: object, nouns: object) -> tuple[tuple[Level, Pack] | Non
 
 
 def nouns_of(level: Level) -> set[str]:
-    """Every noun a level uses (objects, noun words, automaton subjects, FRAIL map)."""
+    """Every noun a level uses (objects, noun words, automaton subjects, leaves map)."""
     ctx = LevelContext.of(level)
     return set(ctx.nouns) | {a.subject for a in level.automata if a.subject is not None}
 

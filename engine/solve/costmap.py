@@ -1,9 +1,9 @@
 """The heuristic's cost map after a turn, repaired from the map before it.
 
 :meth:`engine.solve.heuristic.Heuristic._map` computes the cheapest cost from
-every cell to a WIN object, where stepping into a cell costs what its occupant
+every cell to a goal, where stepping into a cell costs what its occupant
 makes it cost (1, 2 for a pushed thing, more for hazards and walls) and stepping
-into a WIN cell costs 1. A push changes that price in two or three cells, so
+into a goal's cell costs 1. A push changes that price in two or three cells, so
 best-first's incremental estimate repairs the parent's map instead (dynamic
 shortest paths): the cells whose cheapest route ran through a cell that got
 dearer are reset and re-seeded from their neighbours, cells that got cheaper are
@@ -39,7 +39,7 @@ def repaired(
 ) -> list[int]:
     """The cost map for step prices ``new``, from the map ``before`` for prices ``old``.
 
-    Both maps have the same WIN cells (cost 0; a step into one costs 1 whatever
+    Both maps have the same goal cells (cost 0; a step into one costs 1 whatever
     stands there). ``changed`` may name the cells whose price differs (a superset).
     """
     costs = before.copy()

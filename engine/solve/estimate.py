@@ -5,18 +5,18 @@ position decodes the key, looks up its rules and roles, builds tuples of cells a
 cache keys and walks the cost map. Most of that is the same for a parent and its
 children: a turn changes a few fields of the key, and which ones is one XOR away.
 :class:`Estimate` therefore keeps, per *configuration* (everything ``h`` reads but
-where the YOU objects stand), a :class:`_Node` holding the rest of ``h``:
+where the movers stand), a :class:`_Node` holding the rest of ``h``:
 
-* the roles of the slots (which are YOU, WIN, hazards, walls, pushed), keyed by
+* the roles of the slots (which are movers, goals, hazards, walls, pushed), keyed by
   the meaning and the noun fields as an int;
 * the layout (the cost map, hazards and pushed cells, and the hazard deliveries
   already walked from each cell), keyed by the layout slots' bits of the key;
 * the rewrite plans, keyed by the bits of the words and of the objects they name.
 
-A child whose XOR with its parent touches only YOU positions (a walk) shares the
+A child whose XOR with its parent touches only the movers' positions (a walk) shares the
 parent's node; any other child reuses whichever of the three parts its XOR leaves
 alone, and finds the rest in caches keyed by masked ints rather than tuples.
-Nodes are cached by the key with the YOU positions and automaton phases masked
+Nodes are cached by the key with the movers' positions and automaton phases masked
 out (``h`` reads neither), so a position reached earlier as a child is not
 recomputed when it is expanded. ``h`` is the same function: a test compares this
 with :meth:`Heuristic.of` on every child of many positions.
@@ -42,18 +42,18 @@ class _Roles:
     """One view (meaning and nouns) with the masks of the key bits each part reads."""
 
     view: _View
-    keep: int  # the bits a node depends on: all but YOU positions and phases
+    keep: int  # the bits a node depends on: all but the movers' positions and phases
     layout_id: int  # the layout's slots, interned
-    layout_bits: int  # the position bits of WIN, hazard, wall and pushed slots
+    layout_bits: int  # the position bits of goal, hazard, wall and pushed slots
     plan_id: int  # the planned nouns' slots, interned
     plan_bits: int  # the position bits of the words and of the objects they name
-    you: Callable[[int], list[int]]  # a key's YOU cells (present ones, in slot order)
-    layout_cells: Callable[[int], list[list[int]]]  # its WIN, hazard, wall and pushed cells
+    you: Callable[[int], list[int]]  # a key's movers' cells (present ones, in slot order)
+    layout_cells: Callable[[int], list[list[int]]]  # its goal, hazard, wall and pushed cells
 
 
 @dataclass(slots=True, eq=False)
 class _Layout:
-    """The walk part of ``h`` for one layout of WIN, hazard, wall and pushed cells."""
+    """The walk part of ``h`` for one layout of goal, hazard, wall and pushed cells."""
 
     costs: list[int]
     hazards: frozenset[int]
@@ -67,7 +67,7 @@ class _Layout:
 
 @dataclass(slots=True, eq=False)
 class _Node:
-    """``h`` of a configuration, but for where its YOU objects stand."""
+    """``h`` of a configuration, but for where its movers stand."""
 
     roles: _Roles | None  # None: the words exceed the parse budget (h is far)
     layout: _Layout | None
@@ -262,17 +262,17 @@ class Estimate:
             return out
 
         keep = self.unphased
-        if view.you_mask is not None:
-            keep &= ~view.you_mask
-        layout = (tuple(view.win), tuple(view.hazards), tuple(view.walls), tuple(view.pushed))
+        if view.movers_mask is not None:
+            keep &= ~view.movers_mask
+        layout = (tuple(view.goals), tuple(view.hazards), tuple(view.walls), tuple(view.pushed))
         planned = tuple(
             sorted(
                 (noun, tuple(slots))
                 for noun, slots in view.by_noun.items()
-                if noun in self.named and noun not in view.you_nouns
+                if noun in self.named and noun not in view.mover_nouns
             )
         )
-        plan = (frozenset(view.you_nouns & self.named), planned)
+        plan = (frozenset(view.mover_nouns & self.named), planned)
         keeps = self._keeps
         if keep not in self._nodes:
             self._nodes[keep] = {}
@@ -281,11 +281,11 @@ class Estimate:
             view,
             keep,
             self._intern(layout),
-            bits([*view.win, *view.hazards, *view.walls, *view.pushed]),
+            bits([*view.goals, *view.hazards, *view.walls, *view.pushed]),
             self._intern(plan),
             self.words | bits([slot for _, slots in planned for slot in slots]),
-            cells_reader(self.codec, view.you),
-            groups_reader(self.codec, [view.win, view.hazards, view.walls, view.pushed]),
+            cells_reader(self.codec, view.movers),
+            groups_reader(self.codec, [view.goals, view.hazards, view.walls, view.pushed]),
         )
 
     def _nearest(self, cell: int, layout: _Layout) -> int:
@@ -371,14 +371,14 @@ class Estimate:
             self._rewritten[key & self.words] = rewrites
         for words, noun, movers in rewrites:
             if not words:
-                continue  # the sentence stands: its WIN objects are in the walk
+                continue  # the sentence stands: its goals are in the walk
             there = None
-            if noun not in view.you_nouns:
+            if noun not in view.mover_nouns:
                 cells = tuple(
                     c for c in map(vector.__getitem__, view.by_noun.get(noun, ())) if c != gone
                 )
                 if not cells:
-                    continue  # no object to become WIN
+                    continue  # no object to become a goal
                 there = heuristic._distances(cells)
             plans.append((words, heuristic._distances(movers) if movers else None, there))
         if len(self._plans) >= self._held:

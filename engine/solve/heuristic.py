@@ -1,17 +1,21 @@
 """The best-first solver's estimate ``h`` of how far a position is from a win.
 
-Two ways to win are estimated and the cheaper one counts:
+The estimate reads objects by the roles their properties' mechanics declare
+(engine.mechanics.Role): **movers** take the intent, **goals** win where a mover
+reaches them, **hazards** may destroy a mover entering their cell, **walls** stop
+it, **pushed** things are pushed (every word is). Two ways to win are estimated
+and the cheaper one counts:
 
-* **Walk**: the cost of walking a YOU object to a WIN object over a cost map of
-  the board: a step costs 1, entering a cell with a pushed entity 2, with a SINK or
-  DEFEAT object ``HAZARD`` (someone must first sink something into it or change a
-  rule) and with a STOP object ``WALL``. The map is computed from the WIN objects
-  outwards and cached per layout of WIN, hazard, STOP and pushed cells, which few
-  turns change.
-* **Rewrite**: the cost of forming ``N IS WIN`` (for a noun ``N`` that has objects)
-  in a line through one of its words already on the board: for each placement, the
-  Manhattan distances the two other words must travel, plus the walk from YOU to
-  the nearest ``N`` object unless ``N`` is YOU itself. Cached per word layout.
+* **Walk**: the cost of walking a mover to a goal over a cost map of the board: a
+  step costs 1, entering a cell with a pushed entity 2, with a hazard ``HAZARD``
+  (someone must first sink something into it or change a rule) and with a wall
+  ``WALL``. The map is computed from the goals outwards and cached per layout of
+  goal, hazard, wall and pushed cells, which few turns change.
+* **Rewrite**: the cost of forming ``N IS G`` for a goal word ``G`` (and a noun
+  ``N`` that has objects) in a line through one of its words already on the
+  board: for each placement, the Manhattan distances the two other words must
+  travel, plus the walk from a mover to the nearest ``N`` object unless ``N``'s
+  objects are movers themselves. Cached per word layout.
 
 ``h`` is a guide, not a bound: pushing a word can change every rule at once and
 walls are not always walls, so it can overestimate, and best-first solutions are
@@ -26,9 +30,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.mechanics import Role
 from engine.solve.level import CompactLevel
-from engine.solve.rules import BLOCKS, DEFEATS, PUSHES, SINKS, WINS, YOUS, Meaning
-from engine.tokens import IS, WIN
+from engine.solve.rules import Meaning
+from engine.tokens import IS
 
 HAZARD = 6
 WALL = 12
@@ -44,8 +49,9 @@ Plan = tuple[int, list[int] | None, list[int] | None]  # words to move, their fi
 def rewritten(plans: list[Plan], you: list[int], best: int) -> int:
     """``best``, or less when forming a sentence of ``plans`` (cheapest first) costs less.
 
-    A plan costs its words' moves, the walk of a YOU object to the nearest mover
-    (or to the noun's nearest object, whichever is further), and the last step.
+    ``you`` are the movers' cells. A plan costs its words' moves, the walk of a
+    mover to the nearest word to move (or to the noun's nearest object, whichever
+    is further), and the last step.
     """
     for words, movers, there in plans:
         if words + 1 >= best:
@@ -62,26 +68,26 @@ def rewritten(plans: list[Plan], you: list[int], best: int) -> int:
 class _View:
     """The slots of each role under one meaning and one set of nouns."""
 
-    you: list[int]
-    win: list[int]
+    movers: list[int]
+    goals: list[int]
     hazards: list[int]
     walls: list[int]
-    pushed: list[int]  # PUSH objects, then every word
-    you_nouns: set[int]
+    pushed: list[int]  # pushed objects, then every word
+    mover_nouns: set[int]
     by_noun: dict[int, list[int]]
-    # the key bits of the YOU objects' positions, when nothing else in ``h`` depends on
-    # them (no YOU object is also WIN, a hazard, a wall or pushed); else None
-    you_mask: int | None = None
+    # the key bits of the movers' positions, when nothing else in ``h`` depends on
+    # them (no mover is also a goal, a hazard, a wall or pushed); else None
+    movers_mask: int | None = None
 
 
 @dataclass(slots=True)
 class _Context:
-    """One position's part of ``h`` that does not depend on where YOU stands."""
+    """One position's part of ``h`` that does not depend on where its movers stand."""
 
     view: _View
-    you: list[int]  # the cells of its YOU objects
-    costs: list[int] | None  # the walk cost map to its WIN objects, if any
-    hazards: frozenset[int]  # cells of SINK and DEFEAT objects (when there are WIN objects)
+    movers: list[int]  # the cells of its movers
+    costs: list[int] | None  # the walk cost map to its goals, if any
+    hazards: frozenset[int]  # cells of hazards (when there are goals)
     pushed: list[int]  # cells of pushed things (idem)
     plans: list[Plan]  # rewrites: words, fields
 
@@ -109,18 +115,25 @@ class Heuristic:
         self._nouns = {
             text: codec.noun_index[text] for text in codec.texts if text in codec.noun_index
         }
+        meanings = compact.meanings
+        roles = meanings.mechanics.role_bits
+        self._movers, self._goals = roles[Role.MOVER], roles[Role.GOAL]
+        self._hazards, self._walls = roles[Role.HAZARD], meanings.blocks
+        self._pushed = meanings.pushes
+        #: the goal words: a rewrite forms ``N IS G`` with one of them
+        self.goals = tuple(sorted(meanings.mechanics.role_words[Role.GOAL]))
 
     def of(self, key: int) -> int:
         """``h`` of the position ``key``."""
         context = self.context(key)
-        return self.far if context is None else self.walked(context, context.you)
+        return self.far if context is None else self.walked(context, context.movers)
 
     def context(self, key: int) -> _Context | None:
-        """Everything ``h`` needs of a position but where its YOU objects stand.
+        """Everything ``h`` needs of a position but where its movers stand.
 
         A search computes it once per expanded position and then prices each
-        child that differs only in YOU positions with :meth:`walked`, which is
-        most of them: that is the incremental part of the estimate.
+        child that differs only in the movers' positions with :meth:`walked`,
+        which is most of them: that is the incremental part of the estimate.
         """
         codec = self.codec
         vector = codec.decode(key)
@@ -133,14 +146,14 @@ class Heuristic:
             view = self._view(meaning, nouns)
         at = vector.__getitem__
         gone = codec.gone
-        you = [cell for cell in map(at, view.you) if cell != gone]
+        movers = [cell for cell in map(at, view.movers) if cell != gone]
         costs = None
         hazards: frozenset[int] = frozenset()
         pushed: list[int] = []
-        win = tuple(map(at, view.win))
-        if any(cell != gone for cell in win):
+        goals = tuple(map(at, view.goals))
+        if any(cell != gone for cell in goals):
             layout = (
-                win,
+                goals,
                 tuple(map(at, view.hazards)),
                 tuple(map(at, view.walls)),
                 tuple(map(at, view.pushed)),
@@ -155,20 +168,20 @@ class Heuristic:
                 hazards = frozenset(layout[1]) - {gone}
                 pushed = [cell for cell in layout[3] if cell != gone]
         plans = []
-        for words, noun, movers in self._rewrites(vector):
+        for words, noun, shifted in self._rewrites(vector):
             if not words:
-                continue  # the sentence stands: its WIN objects are in the walk
+                continue  # the sentence stands: its goals are in the walk
             there = None
-            if noun not in view.you_nouns:
+            if noun not in view.mover_nouns:
                 cells = tuple(cell for cell in map(at, view.by_noun.get(noun, ())) if cell != gone)
                 if not cells:
-                    continue  # no object to become WIN
+                    continue  # no object to become a goal
                 there = self._distances(cells)
-            plans.append((words, self._distances(movers) if movers else None, there))
-        return _Context(view, you, costs, hazards, pushed, plans)
+            plans.append((words, self._distances(shifted) if shifted else None, there))
+        return _Context(view, movers, costs, hazards, pushed, plans)
 
     def walked(self, context: _Context, you: list[int]) -> int:
-        """``h`` of the context's position with its YOU objects in the cells ``you``."""
+        """``h`` of the context's position with its movers in the cells ``you``."""
         if not you:
             return self.far
         best = self.far
@@ -213,27 +226,29 @@ class Heuristic:
         """Which slots play which role, for one meaning and one set of nouns."""
         codec = self.codec
         flags = meaning.flags
+        movers, goals, hazards = self._movers, self._goals, self._hazards
+        walls, pushed = self._walls, self._pushed
         view = _View([], [], [], [], list(range(codec.word_lo, codec.word_hi)), set(), {})
         for slot in codec.objects:
             noun = nouns[slot]
             bits = flags[noun]
             view.by_noun.setdefault(noun, []).append(slot)
-            if bits & YOUS:
-                view.you.append(slot)
-                view.you_nouns.add(noun)
-            if bits & WINS:
-                view.win.append(slot)
-            if bits & (SINKS | DEFEATS):
+            if bits & movers:
+                view.movers.append(slot)
+                view.mover_nouns.add(noun)
+            if bits & goals:
+                view.goals.append(slot)
+            if bits & hazards:
                 view.hazards.append(slot)
-            if bits & BLOCKS:
+            if bits & walls:
                 view.walls.append(slot)
-            elif bits & PUSHES:
+            elif bits & pushed:
                 view.pushed.append(slot)
-        if not set(view.you) & {*view.win, *view.hazards, *view.walls, *view.pushed}:
+        if not set(view.movers) & {*view.goals, *view.hazards, *view.walls, *view.pushed}:
             field = (1 << (8 * codec.itemsize)) - 1
-            view.you_mask = 0
-            for slot in view.you:
-                view.you_mask |= field << codec.shift(slot)
+            view.movers_mask = 0
+            for slot in view.movers:
+                view.movers_mask |= field << codec.shift(slot)
         if len(self._views) >= _LIMIT:
             self._views.clear()
         self._views[(meaning, bytes(nouns) if codec.itemsize == 1 else tuple(nouns))] = view
@@ -262,7 +277,7 @@ class Heuristic:
     def _map(
         self, win: list[int], hazards: list[int], walls: list[int], pushed: list[int]
     ) -> list[int]:
-        """Cheapest cost from every cell to a WIN object (Dijkstra over small weights)."""
+        """Cheapest cost from every cell to a goal in ``win`` (Dijkstra over small weights)."""
         enter = [1] * self.codec.cells
         for cell in pushed:
             enter[cell] = 2
@@ -292,7 +307,7 @@ class Heuristic:
     def _rewrites(self, vector: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
         """(distance the words must travel, noun, cells of the words to move), cheapest first.
 
-        One entry per noun: its cheapest ``N IS WIN``.
+        One entry per noun: its cheapest ``N IS G`` over the goal words ``G``.
         """
         codec = self.codec
         words = vector[codec.word_lo : codec.word_hi]
@@ -312,12 +327,14 @@ class Heuristic:
                 by_text.setdefault(text, []).append(vector[slot])
         found: dict[int, tuple[int, tuple[int, ...]]] = {}
         self._can = self._pushable_ways(vector)
-        if IS in by_text and WIN in by_text:
+        for goal in self.goals:
+            if IS not in by_text or goal not in by_text:
+                continue
             for text, cells in by_text.items():
                 noun = self._nouns.get(text)
                 if noun is None:
                     continue
-                roles = (cells, by_text[IS], by_text[WIN])
+                roles = (cells, by_text[IS], by_text[goal])
                 for cost, movers in self._placements(roles):
                     if cost < found.get(noun, (self.far, ()))[0]:
                         found[noun] = (cost, movers)

@@ -1,7 +1,7 @@
 """Functions that read the cells of given slots straight from a key, made once per role set.
 
-Best-first's incremental estimate reads a child's YOU cells, and a new layout's
-WIN, hazard, wall and pushed cells, from the key alone. With one byte a field the
+Best-first's incremental estimate reads a child's movers' cells, and a new layout's
+goal, hazard, wall and pushed cells, from the key alone. With one byte a field the
 key's bytes are the fields, so one ``itemgetter`` over ``to_bytes`` reads them all
 in C; with two bytes a field each is shifted out.
 """

@@ -25,7 +25,7 @@ from engine.play.turn import settle
 from engine.rules import Rule
 from engine.solve.grid import DIRECTIONS, Grid
 from engine.solve.position import Child, Crumbles, Expansion, Successor
-from engine.solve.rules import CARRY, DEFEATS, FRAILS, SINKS, YOUS, Meaning, Meanings
+from engine.solve.rules import CARRY, Meaning, Meanings
 from engine.solve.state_codec import Codec
 from engine.solve.turn import TurnResolver
 from engine.solve.walk import Shortcut, WalkShortcut
@@ -34,7 +34,7 @@ __all__ = ["DIRECTIONS", "CompactLevel", "Expansion", "Successor"]
 
 # the cells a plain walk must not enter, read from a position's fields
 _Solid = Callable[[Sequence[int]], tuple[int, ...]]
-# flags, YOU slots, linked slots, walkable, and the solid cells (None: no plain walk)
+# flags, mover slots, linked slots, walkable, and the solid cells (None: no plain walk)
 _View = tuple[list[int], list[int], list[int], bool, _Solid | None]
 
 # what a state record (Game.state()) or a snapshot position may hold; all but
@@ -82,15 +82,19 @@ class CompactLevel:
         self._stacked_at_start = [
             cell for cell, here in self.turns.start_occupancy.items() if len(here) > 1
         ]
-        # per meaning, per noun fields (bytes of the key): flags, YOU slots, linked slots
+        # per meaning, per noun fields (bytes of the key): flags, mover slots, linked slots
         self._views: dict[Meaning, dict[bytes, _View]] = {}
         size = codec.itemsize
         self._nouns_from = codec.packed_from
         self._words_from, self._words_to = codec.word_lo * size, codec.word_hi * size
         self._gone = codec.gone
         self._one_byte, self._unpacked = codec.itemsize == 1, codec.unpacked
-        # meanings under which no walk is arithmetic: carriers act, FRAIL objects may crumble
-        self._no_walk = CARRY | (FRAILS if self.turns.leftovers is not None else 0)
+        # meanings under which no walk is arithmetic: carriers act, or a property does
+        # what the walk shortcut does not know (a checkpoint's, a role it lacks)
+        self._no_walk = self.meanings.no_walk
+        self._movers = self.meanings.movers
+        # the destroying contacts' rules and the bits a cell needs for each
+        self._destroys = self.meanings.destroys
         self._shift = self.walks.shift
 
     def rules(self, key: int) -> tuple[Rule, ...]:
@@ -107,7 +111,7 @@ class CompactLevel:
 
         Raises:
             ValidationError: an entity the level cannot have, or a field on an
-                entity beyond ``id, kind, noun|text, x, y`` (spec 04: hidden FRAIL
+                entity beyond ``id, kind, noun|text, x, y`` (spec 04: hidden
                 state fails closed).
         """
         problems = [
@@ -161,7 +165,9 @@ class CompactLevel:
                 any(flags[vector[noun_base + slot]] & (CARRY << a) for slot in present)
                 for a in range(codec.automata)
             ],
-            "controlLost": not any(flags[vector[noun_base + slot]] & YOUS for slot in present),
+            "controlLost": not any(
+                flags[vector[noun_base + slot]] & self._movers for slot in present
+            ),
         }
 
     # -- one position, four turns ----------------------------------------------
@@ -171,11 +177,12 @@ class CompactLevel:
 
         ``settled`` promises that ``key`` is the start or a successor, never a
         restored record (:meth:`key_of`): such a position has no pending contact
-        (a word that sinks only removes rules), so none is looked for.
+        (a destroyed word only removes rules), so none is looked for.
         """
         raw, vector, meaning, flags, movers, links, walks, _ = self._unpack(key)
         expansion = Expansion(key, raw, vector, meaning, flags, movers, False, links, False)
-        if not settled and meaning.union & (SINKS | DEFEATS):
+        union = meaning.union
+        if not settled and any(union & need == need for need, _ in self._destroys):
             expansion.pending = self._pending(expansion)
         expansion.simple = walks and not expansion.pending
         return expansion
@@ -183,12 +190,13 @@ class CompactLevel:
     def _unpack(
         self, key: int
     ) -> tuple[bytes, Sequence[int], Meaning, list[int], list[int], bool, bool, _Solid | None]:
-        """A settled position's bytes, fields, meaning, slot flags, YOU slots, links, walkability.
+        """A settled position's bytes, fields, meaning, slot flags, mover slots, links, walkability.
 
         Links says some present object has a noun link; walkability that the
-        walk shortcut may try its turns (YOU, no link, no carrier or FRAIL). The
-        last reads the cells :meth:`_plain_walks` must not enter (``None`` when
-        a YOU object has another property than YOU, or the walk shortcut may not try).
+        walk shortcut may try its turns (movers, no link, no carrier and no
+        property it does not know). The last reads the cells :meth:`_plain_walks`
+        must not enter (``None`` when a mover has a property besides the movers',
+        or the walk shortcut may not try).
         """
         codec = self.codec
         raw = (key ^ codec.base).to_bytes(codec.nbytes, "little")
@@ -214,32 +222,35 @@ class CompactLevel:
         return raw, vector, meaning, flags, movers, links, walkable, solid if walkable else None
 
     def _pending(self, expansion: Expansion) -> bool:
-        """Whether a restored position holds a contact its own rules would resolve."""
+        """Whether a restored position holds a contact its own rules would resolve.
+
+        Only where it differs from the settled start can it: the cells of what
+        moved or changed, the start's stacks, and the movers' cells (a mover may
+        be what its own cell's contact needs).
+        """
         occupancy = self.turns.occupancy(expansion)
         flags, vector, gone = expansion.flags, expansion.vector, self.codec.gone
-        cells = {
-            vector[slot] for slot in self.codec.changed_slots(expansion.key) if vector[slot] != gone
-        }.union(self._stacked_at_start)
-        return any(flags[slot] & DEFEATS for slot in expansion.movers) or any(
-            len(here) > 1
-            and (
-                any(flags[slot] & SINKS for slot in here)
-                or (
-                    any(flags[slot] & DEFEATS for slot in here)
-                    and any(flags[slot] & YOUS for slot in here)
-                )
-            )
-            for here in map(occupancy.__getitem__, cells)
+        cells = list(
+            {
+                vector[slot]
+                for slot in (*self.codec.changed_slots(expansion.key), *expansion.movers)
+                if vector[slot] != gone
+            }.union(self._stacked_at_start)
+        )
+        union = expansion.meaning.union
+        return any(
+            union & need == need and rule(cells, occupancy, flags) for need, rule in self._destroys
         )
 
     def _view(self, meaning: Meaning, nouns: bytes, vector: Sequence[int]) -> _View:
-        """Each slot's bits, the YOU slots, the slots whose noun has a link, and walkability.
+        """Each slot's bits, the mover slots, the slots whose noun has a link, and walkability.
 
         For one meaning and one set of nouns; few positions differ in either.
         """
         codec = self.codec
         flags = self.turns.slot_flags(vector, meaning)
-        you = [slot for slot in codec.objects if flags[slot] & YOUS]
+        movers = self._movers
+        you = [slot for slot in codec.objects if flags[slot] & movers]
         noun_base = codec.noun_base
         linked = [slot for slot in codec.objects if vector[noun_base + slot] in meaning.links]
         views = self._views.get(meaning)
@@ -248,12 +259,13 @@ class CompactLevel:
                 self._views.clear()
             views = self._views[meaning] = {}
         solid: _Solid | None = None
-        if all(flags[slot] == YOUS for slot in you):
-            # the cells of everything with a property but YOU (a gone one's is no cell);
-            # the first slot twice, so that one slot still gives a tuple
-            slots = [slot for slot in range(codec.n) if flags[slot] & ~YOUS]
+        if not any(flags[slot] & ~movers for slot in you):
+            # the cells of everything with a property besides the movers' (a gone one's
+            # is no cell); the first slot twice, so that one slot still gives a tuple
+            slots = [slot for slot in range(codec.n) if flags[slot] & ~movers]
             solid = itemgetter(slots[0], *slots) if slots else _nothing
-        view = flags, you, linked, not meaning.union & self._no_walk, solid
+        union = meaning.union  # a carrier bit of any automaton (CARRY << a) is at least CARRY
+        view = flags, you, linked, union < CARRY and not union & self._no_walk, solid
         views[nouns] = view
         return view
 
@@ -322,13 +334,14 @@ class CompactLevel:
     def _plain_walks(
         self, key: int, vector: Sequence[int], movers: list[int], solid: set[int]
     ) -> list[Child | Shortcut]:
-        """The turns in which every YOU object walks into a free cell or stays at the edge.
+        """The turns in which every mover walks into a free cell or stays at the edge.
 
-        Its YOU objects have no other property (else there is no ``solid``) and
-        every cell they enter holds nothing with one, so nothing is pushed,
-        blocks, sinks, defeats or wins, and movers that share a cell do nothing
-        to each other: the successor is the key with their cells changed, in
-        any order. Any
+        Its movers have no other property (else there is no ``solid``) and every
+        cell they enter holds nothing with one, so nothing is pushed, blocks or
+        meets a contact (each contact needs a property no mover has:
+        engine.mechanics.registry checks it), and movers that share a cell do
+        nothing to each other: the successor is the key with their cells
+        changed, in any order. Any
         other direction is :attr:`Shortcut.FULL_TURN` here, for the walk
         shortcut to answer.
         """

@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from engine.mechanics.base import Occupancy
 from engine.solve.rules import Meaning
 
-Occupancy = dict[int, tuple[int, ...]]  # cell -> slots; tuples, so copies can share them
+__all__ = ["Child", "Crumbles", "Expansion", "Occupancy", "Successor"]
+
 Crumbles = list[tuple[int, str, str | None]]  # (id, from, to) per crumbled object
 Child = tuple[int, bool, bool]  # (key, won, control): a Successor as a plain tuple
 
@@ -27,10 +29,10 @@ class Expansion:
     vector: Sequence[int]  # its fields, indexable (:meth:`Codec.fields`)
     meaning: Meaning
     flags: list[int]  # property bits of every slot under ``meaning``
-    movers: list[int]  # YOU objects
+    movers: list[int]  # the objects that take the intent (Meanings.movers)
     pending: bool  # a contact its own rules would resolve: only a restored, unsettled position
     links: bool  # some object's noun has a transformation link under ``meaning``
-    simple: bool  # YOU, and no link, carrier, FRAIL or pending contact: walks are arithmetic
+    simple: bool  # movers, and no link, carrier, unknown property or pending contact: arithmetic
     occupancy: Occupancy | None = None  # cell -> slots, built by the first turn that needs it
 
 
@@ -39,4 +41,4 @@ class Successor(NamedTuple):
 
     key: int
     won: bool
-    control: bool  # some object is YOU; without it no later turn is accepted
+    control: bool  # some mover is present; without one no later turn is accepted

@@ -12,7 +12,10 @@ their sum passes :data:`~engine.rules.PARSE_BUDGET`, or a cell holds a stack, th
 whole board goes to the public parser instead.
 
 The result is reduced to a :class:`Meaning` (property bits per noun index and the
-transformation links), interned so that equal meanings are one object.
+transformation links), interned so that equal meanings are one object. Each
+property's bit, and what the bits mean to the phases (the masks of the movement
+roles, the declared contacts' compact rules), come from the registered mechanics
+(engine.mechanics) once per level: :class:`Meanings` holds them.
 """
 
 from __future__ import annotations
@@ -25,13 +28,22 @@ from operator import itemgetter
 from typing import cast
 
 from engine.errors import RuleComplexityError
+from engine.mechanics import PROPERTY_BITS, Role
+from engine.mechanics.base import CompactRule, Occupancy
 from engine.rules import PARSE_BUDGET, Rule, RuleTable, parse_rules, parse_units
 from engine.solve.state_codec import Codec
-from engine.tokens import DEFEAT, FRAIL, IS, PUSH, SINK, STOP, WIN, YOU
+from engine.tokens import IS
 
-# property bits of a noun under one rule set; automaton a uses CARRY << a
-YOUS, PUSHES, BLOCKS, WINS, SINKS, DEFEATS, FRAILS, CARRY = 1, 2, 4, 8, 16, 32, 64, 128
-_BITS = ((YOU, YOUS), (WIN, WINS), (SINK, SINKS), (DEFEAT, DEFEATS), (FRAIL, FRAILS))
+# A noun's flags under one rule set: a bit per property it has (the mechanic's, given
+# at registration: engine.mechanics.registry), and automaton a's carrier bit CARRY << a
+# above them all.
+CARRY = 1 << PROPERTY_BITS
+# What two entities alone in a cell do to each other (Meanings.meet): the first is
+# destroyed, the second is, the level is won there.
+FIRST, SECOND, WON = 1, 2, 4
+GONE = FIRST | SECOND
+_PAIR = PROPERTY_BITS  # a pair of flags (no carrier bit) as one int key: first << _PAIR | second
+_NONE: frozenset[str] = frozenset()
 # Entries each cache may hold before it is emptied. The words cache is consulted
 # for every position a search expands, so it fills fastest; 65,536 entries cost a
 # few MB, which a search of a million positions would otherwise pay again per
@@ -50,9 +62,11 @@ Line = tuple[
 class Meaning:
     """What one rule set does: property bits per noun index, and noun links.
 
-    ``flags[codec.word]`` is PUSHES: word tiles are pushed and nothing else.
-    BLOCKS is STOP without PUSH (PUSH wins, spec 02). ``union`` is every bit some
-    noun has, so phases that cannot apply are skipped. Interned: ``is`` compares.
+    ``flags[codec.word]`` has the bits every word tile has (the pushed role, and
+    nothing else). A property whose mechanic is cancelled on an object by
+    another of its properties (``Mechanic.unless``, spec 02) has no
+    bit there. ``union`` is every bit some noun has, so phases that cannot apply
+    are skipped. Interned: ``is`` compares.
     """
 
     flags: tuple[int, ...]
@@ -61,14 +75,38 @@ class Meaning:
 
 
 class Meanings:
-    """The meaning of each word configuration of one level, cached.
+    """The meaning of each word configuration of one level, cached, and what its bits do.
 
     A configuration over the parse budget maps to ``None`` (its turn is rejected).
+    The masks of the movement roles (:attr:`movers`, :attr:`pushes`, :attr:`blocks`,
+    :attr:`passes`), the bits of the properties the walk shortcut cannot resolve
+    (:attr:`no_walk`) and the declared contacts' compact rules (:attr:`destroys`,
+    :attr:`wins`: the bits a cell needs, and the rule) are the mechanics' of the
+    level's vocabulary, resolved here once.
     """
 
     def __init__(self, codec: Codec) -> None:
         self.codec = codec
         self.vocabulary = codec.ctx.vocabulary
+        mechanics = self.mechanics = self.vocabulary.mechanics
+        self.bits = mechanics.bits
+        roles = mechanics.role_bits
+        self.movers, self.pushes = roles[Role.MOVER], roles[Role.PUSHED]
+        self.blocks, self.passes = roles[Role.BLOCKS], roles[Role.PASSES]
+        self.no_walk = mechanics.no_walk
+        self.destroys: list[tuple[int, CompactRule]] = [
+            (mechanics.need_bits(c), c.compact(self.bits)) for _, c in mechanics.destroys
+        ]
+        self.wins: list[tuple[int, CompactRule]] = [
+            (mechanics.need_bits(c), c.compact(self.bits)) for _, c in mechanics.wins
+        ]
+        # the bits of the destroying contacts that need no mover: such a contact can
+        # take objects without a property (engine.mechanics.sink takes whatever joins it)
+        self.wild = 0
+        for _, contact in mechanics.destroys:
+            if not contact.needs & mechanics.role_words[Role.MOVER]:
+                self.wild |= mechanics.need_bits(contact)
+        self._meets: dict[int, int] = {}
         self._cache: dict[bytes, Meaning | None] = {}
         self._lines: dict[tuple[int, int, bytes], Line] = {}  # one row or column of words
         self._by_lines: dict[bytes | str, Meaning | None] = {}  # the IS lines' signatures
@@ -314,20 +352,18 @@ class Meanings:
     def _intern(self, table: RuleTable) -> Meaning:
         codec = self.codec
         flags = [0] * (codec.word + 1)
+        words, unless = self.bits, self.mechanics.unless
         for noun, props in table.properties.items():
             bits = 0
-            for word, bit in _BITS:
-                if word in props:
+            for word in props:
+                bit = words.get(word)
+                if bit is not None and not unless.get(word, _NONE) & props:
                     bits |= bit
-            if PUSH in props:
-                bits |= PUSHES
-            elif STOP in props:
-                bits |= BLOCKS
             for a, automaton in enumerate(codec.ctx.automata):
                 if automaton.property in props and automaton.subject in (None, noun):
                     bits |= CARRY << a
             flags[codec.noun_index[noun]] = bits
-        flags[codec.word] = PUSHES
+        flags[codec.word] = self.mechanics.word_bits
         links = {
             codec.noun_index[noun]: codec.noun_index[target]
             for noun, (target, _) in table.transforms.items()
@@ -340,3 +376,38 @@ class Meanings:
                 union |= bits
             found = self._interned[signature] = Meaning(signature[0], links, union)
         return found
+
+    # -- what the bits do -------------------------------------------------------
+
+    def meet(self, first: int, second: int) -> int:
+        """What the declared contacts do in a cell of two entities with these flags.
+
+        ``FIRST`` and ``SECOND`` say which is destroyed, ``WON`` that the cell wins
+        after that: the contacts' own compact rules on a cell of two slots, once
+        per pair of flags (no carrier bit), so the walk shortcut resolves a step
+        onto one object as a lookup.
+        """
+        key = first << _PAIR | second
+        found = self._meets.get(key)
+        if found is not None:
+            return found
+        occupancy: Occupancy = {0: (0, 1)}
+        flags = [first, second]
+        union = first | second
+        out = 0
+        for need, rule in self.destroys:
+            if union & need == need:
+                gone = rule((0,), occupancy, flags)
+                for slot in gone:
+                    out |= FIRST if slot == 0 else SECOND
+                occupancy[0] = tuple(slot for slot in occupancy[0] if slot not in gone)
+        for need, rule in self.wins:
+            if union & need == need and rule((0,), occupancy, flags):
+                out |= WON
+                break
+        self._meets[key] = out
+        return out
+
+    def meets(self) -> dict[int, int]:
+        """The table :meth:`meet` fills: ``first << PROPERTY_BITS | second`` -> its answer."""
+        return self._meets

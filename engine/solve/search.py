@@ -17,7 +17,7 @@ Strategies (``strategy=``):
 
 Every stage expands positions with :class:`engine.solve.level.CompactLevel`, which
 resolves turns exactly as the public engine does. A won successor ends the search
-at once; a successor without a YOU object is a dead end and is never queued. A
+at once; a successor without control (no mover left) is a dead end and is never queued. A
 search whose queue runs dry has expanded every reachable position, whatever its
 order, so any strategy may answer ``unsolvable``.
 
@@ -474,7 +474,7 @@ class _Search:
         return "".join(reversed(letters))
 
     def start(self, extra: int) -> _Answer | None:
-        """The answer when the start decides (already won, no YOU); else a fresh tree.
+        """The answer when the start decides (already won, no control); else a fresh tree.
 
         ``extra`` is what a position costs the strategy beside the table (bytes).
         """
@@ -522,7 +522,7 @@ class _Search:
                 key, won, control = child
                 if won:
                     return SolveStatus.SOLVED, self.path(index, direction), None
-                # without YOU no later turn is accepted; the parent is kept already
+                # without control no later turn is accepted; the parent is kept already
                 if control and key != back and add(key) >= 0:
                     parent.append(index)
                     via.append(direction)

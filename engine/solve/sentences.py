@@ -1,16 +1,16 @@
-"""Each noun's cheapest ``N IS WIN``, reused while the words it uses stand still.
+"""Each noun's cheapest ``N IS G`` (G a goal word), reused while the words it uses stand still.
 
-:meth:`engine.solve.heuristic.Heuristic._rewrites` prices forming ``N IS WIN`` for
-every noun on each new word configuration. A noun's price reads only the cells of
-its own, the IS and the WIN words and the ways those can be pushed, so best-first's
-incremental estimate keeps it by exactly those: a turn that pushed another noun's
-word (and freed or blocked none of these) leaves it as it was.
+:meth:`engine.solve.heuristic.Heuristic._rewrites` prices forming ``N IS G`` for
+every noun and goal word on each new word configuration. A noun's price reads only
+the cells of its own, the IS and the goal words and the ways those can be pushed,
+so best-first's incremental estimate keeps it by exactly those: a turn that pushed
+another noun's word (and freed or blocked none of these) leaves it as it was.
 """
 
 from __future__ import annotations
 
 from engine.solve.heuristic import Heuristic
-from engine.tokens import IS, WIN
+from engine.tokens import IS
 
 _LIMIT = 1 << 15  # nouns' prices remembered (cleared when full)
 
@@ -25,8 +25,8 @@ class Sentences:
     def __call__(self, vector: list[int]) -> list[tuple[int, int, tuple[int, ...]]]:
         """:meth:`Heuristic._rewrites`, each noun's part reused while its words stand still.
 
-        A noun's cheapest ``N IS WIN`` reads only the cells of its own, the IS and
-        the WIN words and the ways those can be pushed, so a turn that pushed
+        A noun's cheapest ``N IS G`` reads only the cells of its own, the IS and
+        the goal words and the ways those can be pushed, so a turn that pushed
         another noun's word (and freed or blocked none of these) leaves it as it was.
         """
         heuristic = self.heuristic
@@ -38,29 +38,32 @@ class Sentences:
                 text = codec.texts[slot]
                 assert text is not None
                 by_text.setdefault(text, []).append(cell)
-        if IS not in by_text or WIN not in by_text:
+        goals = [goal for goal in heuristic.goals if goal in by_text]
+        if IS not in by_text or not goals:
             return []
         ways = heuristic._pushable_ways(vector)
-        linking, winning = by_text[IS], by_text[WIN]
-        shared = (*linking, -1, *winning, -1, *map(ways.__getitem__, [*linking, *winning]))
+        linking = by_text[IS]
         nouns, cheapest, far = heuristic._nouns, self._cheapest, heuristic.far
-        found = []
-        for text, cells in by_text.items():
-            noun = nouns.get(text)
-            if noun is None:
-                continue
-            key = (noun, *cells, -1, *map(ways.__getitem__, cells), -1, *shared)
-            try:
-                best = cheapest[key]
-            except KeyError:
-                heuristic._can = ways
-                best = None
-                for cost, movers in heuristic._placements((cells, linking, winning)):
-                    if cost < (far if best is None else best[0]):
-                        best = (cost, movers)
-                if len(cheapest) >= _LIMIT:
-                    cheapest.clear()
-                cheapest[key] = best
-            if best is not None:
-                found.append((best[0], noun, best[1]))
-        return sorted(found)
+        found: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for goal in goals:
+            winning = by_text[goal]
+            shared = (*linking, -1, *winning, -1, *map(ways.__getitem__, [*linking, *winning]))
+            for text, cells in by_text.items():
+                noun = nouns.get(text)
+                if noun is None:
+                    continue
+                key = (noun, *cells, -1, *map(ways.__getitem__, cells), -1, *shared)
+                try:
+                    best = cheapest[key]
+                except KeyError:
+                    heuristic._can = ways
+                    best = None
+                    for cost, movers in heuristic._placements((cells, linking, winning)):
+                        if cost < (far if best is None else best[0]):
+                            best = (cost, movers)
+                    if len(cheapest) >= _LIMIT:
+                        cheapest.clear()
+                    cheapest[key] = best
+                if best is not None and best[0] < found.get(noun, (far, ()))[0]:
+                    found[noun] = best
+        return sorted((cost, noun, movers) for noun, (cost, movers) in found.items())

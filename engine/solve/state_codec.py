@@ -15,15 +15,15 @@ byte each would make such keys twice as long as the positions.
 
 That is all the authoritative state there is (spec 04, "Solver transitions include
 frail state"): identity is the slot, existence is a position other than ``gone``,
-the FRAIL map is level data (its tokens are in :attr:`Codec.nouns` even when no
+the frail mechanic's leaves map is level data (its tokens are in :attr:`Codec.nouns` even when no
 object starts with them) and nothing else can be stored — there is no field a
 crumble counter or a per-object ``leaves`` value could live in. Rules, carriers,
 ``active`` and control are derived from the vector.
 
 The key is those fields read as one int (packed as said above), XORed with the
 settled start's: the fields of entities that never moved are zero, and slots are
-ordered so that the entities that move most (YOU objects, then words, then PUSH
-objects) come first, so a typical key is a short int (about 40 bytes) even on a
+ordered so that the entities that move most (movers, then words, then pushed
+objects and carriers) come first, so a typical key is a short int (about 40 bytes) even on a
 large board.
 """
 
@@ -36,9 +36,9 @@ from itertools import compress
 
 from engine.context import LevelContext, Piece
 from engine.errors import Problem, ValidationError, pointer
+from engine.mechanics import Role
 from engine.play.board import Frame
 from engine.play.records import check_entity_records, entity_record
-from engine.tokens import PUSH, YOU
 
 _SWAP = sys.byteorder != "little"  # keys are little-endian on every machine
 _BYTE_LIMIT = 255  # one byte per field: values 0..254, 255 means gone
@@ -62,8 +62,9 @@ class Codec:
         self.gone = _BYTE_LIMIT if small else 0xFFFF
 
         authored = {e.id: e for e in ctx.level.entities}
-        you = {r.subject for r in start.rules if r.predicate == YOU}
-        movable = {r.subject for r in start.rules if r.predicate == PUSH}
+        roles = ctx.vocabulary.mechanics.role_words
+        you = {r.subject for r in start.rules if r.predicate in roles[Role.MOVER]}
+        movable = {r.subject for r in start.rules if r.predicate in roles[Role.PUSHED]}
         movable |= {
             r.subject for r in start.rules if any(r.predicate == a.property for a in ctx.automata)
         }
@@ -209,7 +210,7 @@ class Codec:
     def vector_of_records(self, entities: object, phases: Sequence[int]) -> list[int]:
         """Encode state-record entities (``Game.state()["entities"]``) and phases.
 
-        Fails closed (spec 04, "Hidden FRAIL state fails closed"): any key beyond
+        Fails closed (spec 04: hidden state fails closed): any key beyond
         ``id, kind, noun|text, x, y`` — a crumble counter, a per-object ``leaves``
         map — is rejected, since the vector has no place that could hold it. The
         entities are checked by :func:`~engine.play.records.check_entity_records`,

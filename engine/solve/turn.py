@@ -10,8 +10,13 @@ event records. It takes the resolution order of movers
 (:func:`~engine.play.phases.front_first`) and the automata's beats
 (:func:`~engine.play.phases.automaton_beats`) from the public turn.
 
+The mechanics' declarations are resolved once per level: the movement roles as
+bit masks and the declared contacts as their compact rules (by
+:class:`~engine.solve.rules.Meanings`), the frail mechanic's checkpoint as
+:class:`engine.mechanics.frail.CompactCheckpoint`.
+
 Where the public turn iterates in id order only to order event entries, this path
-iterates in any order: SINK, DEFEAT, transformation and crumble outcomes do not
+iterates in any order: contact, transformation and crumble outcomes do not
 depend on it. When no word moved, no noun changed and the position had no pending
 contact, contacts can only happen in cells that gained an entity, so only those
 are looked at.
@@ -19,24 +24,14 @@ are looked at.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
 
+from engine.mechanics import frail
 from engine.play.phases import automaton_beats, front_first
 from engine.solve.grid import Grid
 from engine.solve.position import Crumbles, Expansion, Occupancy
-from engine.solve.rules import (
-    BLOCKS,
-    CARRY,
-    DEFEATS,
-    FRAILS,
-    PUSHES,
-    SINKS,
-    WINS,
-    YOUS,
-    Meaning,
-    Meanings,
-)
+from engine.solve.rules import CARRY, Meaning, Meanings
 from engine.solve.state_codec import Codec
 
 
@@ -61,21 +56,25 @@ class TurnResolver:
             tuple(-1 if beat is None else grid.index[beat] for beat in automaton_beats(a))
             for a in automata
         ]
-        #: noun index -> the noun index a crumbling object leaves (None: it is removed);
-        #: None when the level has not opted into FRAIL
-        self.leftovers: dict[int, int | None] | None = None
+        #: the frail mechanic's checkpoint; None when the level has not opted in (nothing crumbles)
+        self.checkpoint = frail.compact_checkpoint(
+            meanings.bits,
+            codec.ctx.leaves,
+            codec.noun_index,
+            codec.ids,
+            codec.nouns,
+            codec.noun_base,
+        )
+        #: the movement roles' bits, and the declared contacts (engine.mechanics)
+        self.movers, self.pushes = meanings.movers, meanings.pushes
+        self.blocks, self.passes = meanings.blocks, meanings.passes
+        self.destroys, self.wins = meanings.destroys, meanings.wins
         #: the settled start's occupancy; a position's is this, corrected for what moved
         self.start_occupancy: Occupancy = {}
         for slot in range(codec.n):
             cell = codec.start[slot]
             if cell != codec.gone:
                 self.start_occupancy[cell] = (*self.start_occupancy.get(cell, ()), slot)
-        leaves = codec.ctx.leaves
-        if leaves is not None:
-            index = codec.noun_index
-            self.leftovers = {
-                k: (index[leaves[noun]] if noun in leaves else None) for noun, k in index.items()
-            }
 
     def turn(
         self, expansion: Expansion, direction: int, crumbled: Crumbles | None = None
@@ -109,7 +108,8 @@ class TurnResolver:
                 return None
             before, (meaning, changed) = meaning, read
             stale = stale or changed or meaning is not before
-        if self.leftovers is not None and left and meaning.union & FRAILS:
+        checkpoint = self.checkpoint
+        if checkpoint is not None and left and meaning.union & checkpoint.bit:
             stale = (
                 self.frail_checkpoint(expansion, vector, occupancy, meaning, left, crumbled)
                 or stale
@@ -123,7 +123,7 @@ class TurnResolver:
                 return None
             meaning = found
         elif not (stale or removed):
-            return vector, won, True  # the same YOU objects, still YOU
+            return vector, won, True  # the same movers, still movers
         return vector, won, self.has_control(vector, meaning)
 
     def occupancy(self, expansion: Expansion) -> Occupancy:
@@ -154,10 +154,11 @@ class TurnResolver:
         return list(map(meaning.flags.__getitem__, vector[noun_base : noun_base + self.codec.n]))
 
     def has_control(self, vector: list[int], meaning: Meaning) -> bool:
-        """Whether some present object is YOU under ``meaning``."""
+        """Whether some present object is a mover under ``meaning``."""
         flags, noun_base, gone = meaning.flags, self.codec.noun_base, self.codec.gone
+        movers = self.movers
         return any(
-            flags[vector[noun_base + slot]] & YOUS and vector[slot] != gone
+            flags[vector[noun_base + slot]] & movers and vector[slot] != gone
             for slot in self.codec.objects
         )
 
@@ -172,7 +173,7 @@ class TurnResolver:
         left: list[int],
         arrived: list[int],
     ) -> Moved:
-        """Phase 1: every YOU object takes the intent, front-first; what moved."""
+        """Phase 1: every mover takes the intent, front-first; what moved."""
         movers = expansion.movers
         if len(movers) > 1:
             movers = self.front_first(movers, direction, vector)
@@ -207,7 +208,7 @@ class TurnResolver:
         """Phase 3: automaton beats in authored order; whether a word moved.
 
         Carriers are chosen once, from the rules after the player phase; a beat
-        moves them front-first like YOU. An automaton without carriers pauses.
+        moves them front-first like the movers. An automaton without carriers pauses.
         """
         codec = self.codec
         gone, phase_base = codec.gone, codec.phase_base
@@ -239,44 +240,22 @@ class TurnResolver:
         left: list[int],
         crumbled: Crumbles | None,
     ) -> bool:
-        """Phase 5: crumble every FRAIL object a distinct occupant left alone; whether any did.
+        """Phase 5: the frail mechanic's checkpoint (:class:`engine.mechanics.frail.CompactCheckpoint`).
 
-        An object crumbles when it was FRAIL at the start and still is, did not
-        move, shared its cell at the start and is alone there now. Only a cell an
-        entity moved out of can be such a cell.
+        Whether anything crumbled; ``left`` are the cells an entity moved out of.
         """
-        codec, noun_base = self.codec, self.codec.noun_base
-        before, occupancy_before = expansion.vector, self.occupancy(expansion)
-        leftovers, flags, flags_before = self.leftovers, meaning.flags, expansion.meaning.flags
-        assert leftovers is not None
-        crumbling = []
-        for cell in set(left):
-            here = occupancy.get(cell)
-            if here and len(here) == 1 and len(occupancy_before.get(cell, ())) > 1:
-                slot = here[0]
-                if (
-                    before[slot] == cell
-                    and flags[vector[noun_base + slot]] & FRAILS
-                    and flags_before[before[noun_base + slot]] & FRAILS
-                ):
-                    crumbling.append(slot)
-        crumbling.sort(key=codec.ids.__getitem__)
-        for slot in crumbling:
-            noun = vector[noun_base + slot]
-            leftover = leftovers[noun]
-            if crumbled is not None:
-                crumbled.append(
-                    (
-                        codec.ids[slot],
-                        codec.nouns[noun],
-                        None if leftover is None else codec.nouns[leftover],
-                    )
-                )
-            if leftover is None:
-                self.remove(vector, occupancy, slot)
-            else:
-                vector[noun_base + slot] = leftover
-        return bool(crumbling)
+        assert self.checkpoint is not None
+        return self.checkpoint.crumble(
+            expansion.vector,
+            self.occupancy(expansion),
+            vector,
+            occupancy,
+            meaning.flags,
+            expansion.meaning.flags,
+            left,
+            crumbled,
+            self.remove,
+        )
 
     def contacts(
         self,
@@ -284,40 +263,27 @@ class TurnResolver:
         occupancy: Occupancy,
         flags: list[int],
         union: int,
-        cells: Iterable[int],
+        cells: list[int],
     ) -> tuple[bool, bool, bool]:
-        """Phase 6: SINK, then DEFEAT, then WIN in ``cells``: (won, removed any, a word sank)."""
-        removed = sank = False
+        """Phase 6: the declared contacts in ``cells``: (won, removed any, a word was removed).
+
+        The destroying contacts act in rank order, each on what the earlier ones
+        left, then the winning ones; a contact whose bits no noun has is skipped.
+        """
+        removed = words = False
         word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
-        if union & SINKS:
-            sinking = [
-                cell
-                for cell in cells
-                if len(occupancy[cell]) > 1 and any(flags[slot] & SINKS for slot in occupancy[cell])
-            ]
-            for cell in set(sinking):
-                for slot in occupancy[cell]:
-                    sank = sank or word_lo <= slot < word_hi
-                    self.remove(vector, occupancy, slot)
-                removed = True
-        if union & DEFEATS and union & YOUS:
-            for cell in list(cells):
-                here = occupancy[cell]
-                if any(flags[slot] & DEFEATS for slot in here):
-                    for slot in here:
-                        if flags[slot] & YOUS:
-                            self.remove(vector, occupancy, slot)
-                            removed = True
-        won = False
-        if union & WINS and union & YOUS:
-            for cell in cells:
-                here = occupancy[cell]
-                if any(flags[slot] & YOUS for slot in here) and any(
-                    flags[slot] & WINS for slot in here
-                ):
-                    won = True
-                    break
-        return won, removed, sank
+        for need, rule in self.destroys:
+            if union & need == need:
+                gone = rule(cells, occupancy, flags)
+                if gone:
+                    removed = True
+                    for slot in gone:
+                        words = words or word_lo <= slot < word_hi
+                        self.remove(vector, occupancy, slot)
+        for need, rule in self.wins:
+            if union & need == need and rule(cells, occupancy, flags):
+                return True, removed, words
+        return False, removed, words
 
     def reread_rules(self, vector: list[int]) -> Meaning | None:
         """Phase 7, when a word was destroyed: the settled meaning (``None`` over budget)."""
@@ -348,6 +314,7 @@ class TurnResolver:
         """
         step = self.grid.step[direction]
         word_lo, word_hi = self.codec.word_lo, self.codec.word_hi
+        blocks, pushes, passes = self.blocks, self.pushes, self.passes
         result = Moved.NOTHING
         for mover in movers:
             chain = [mover]
@@ -358,23 +325,25 @@ class TurnResolver:
                     break
                 if len(here) == 1:
                     bits = flags[here[0]]
-                    if bits & BLOCKS:
+                    if bits & blocks and not (passes and self.passing(chain, vector, flags)):
                         cell = -1
                         break
-                    if not bits & PUSHES:
+                    if not bits & pushes:
                         break
                     chain.append(here[0])
                 else:
-                    if any(flags[slot] & BLOCKS for slot in here):
+                    if any(flags[slot] & blocks for slot in here) and not (
+                        passes and self.passing(chain, vector, flags)
+                    ):
                         cell = -1
                         break
-                    pushed = [slot for slot in here if flags[slot] & PUSHES]
+                    pushed = [slot for slot in here if flags[slot] & pushes]
                     if not pushed:
                         break
                     chain += pushed
                 cell = step[cell]
             if cell < 0:
-                continue  # the edge or a STOP: nothing in the chain moves
+                continue  # the edge or a blocking object: nothing in the chain moves
             if result == Moved.NOTHING:
                 result = Moved.OBJECTS
             for slot in chain:
@@ -390,6 +359,11 @@ class TurnResolver:
                 if word_lo <= slot < word_hi:
                     result = Moved.WORDS
         return result
+
+    def passing(self, chain: list[int], vector: list[int], flags: list[int]) -> bool:
+        """Whether nothing stops the chain's front (the slots in the cell of its last one)."""
+        front, passes = vector[chain[-1]], self.passes
+        return all(flags[slot] & passes for slot in chain if vector[slot] == front)
 
     def transform(self, vector: list[int], meaning: Meaning, done: set[int]) -> bool:
         """At most one noun link per object per turn; whether any object changed."""
