@@ -26,9 +26,9 @@ import engine
 from editor.documents.level import LevelDocument
 from editor.documents.pack import STARTER_NOUNS, PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, WORD, NounSpec, Piece, Pos
 from editor.tasks.collector import adopt_still
 from editor.tools import BrushTool
+from editor.values import OBJECT, WORD, NounSpec, Piece, Pos
 from editor.views.canvas import GridCanvas
 from editor.views.look import Look
 from editor.views.theme import LIGHT

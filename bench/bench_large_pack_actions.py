@@ -41,9 +41,9 @@ from bench_problems import Heartbeat, spin  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from editor.documents.values import OBJECT, Pos, Stamp  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
 from editor.settings import EditorSettings  # noqa: E402
+from editor.values import OBJECT, Pos, Stamp  # noqa: E402
 from tests.editor.scripted_dialogs import ScriptedDialogs  # noqa: E402
 
 #: Full collections on the UI thread longer than this are listed.

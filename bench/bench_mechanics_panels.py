@@ -39,10 +39,10 @@ from PySide6.QtWidgets import QApplication
 
 import engine
 from editor.documents.pack import STARTER_NOUNS
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
+from editor.values import OBJECT, Pos, Stamp
 
 SIZE, ENTITIES, WORDS, RUNS = 64, 5_000, 300, 10
 NOUNS = [*STARTER_NOUNS, "MOUSE", "DRIFT"]

@@ -39,7 +39,6 @@ from bench_validate import LEVELS, generated_pack  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from editor.documents.values import OBJECT, WORD, Pos, Stamp  # noqa: E402
 from editor.main_window import MainWindow  # noqa: E402
 from editor.panels.validation import ValidationPanel  # noqa: E402
 from editor.settings import EditorSettings  # noqa: E402
@@ -47,6 +46,7 @@ from editor.tasks.background import run_now  # noqa: E402
 from editor.tasks.scheduler import scheduler  # noqa: E402
 from editor.tasks.validation import PackValidator, ValidationResult  # noqa: E402
 from editor.tasks.validation_check import LevelDoc, Snapshot, check  # noqa: E402
+from editor.values import OBJECT, WORD, Pos, Stamp  # noqa: E402
 
 EDITS = 30
 STAMPS = [Stamp(OBJECT, "ROCK"), Stamp(WORD, "GHOST"), Stamp(OBJECT, "FLAG")]

@@ -41,10 +41,10 @@ from PySide6.QtWidgets import QApplication
 
 import engine
 from editor.documents.pack import STARTER_NOUNS
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.settings import EditorSettings
 from editor.tasks import analysis as analysis_module
+from editor.values import OBJECT, WORD, Pos, Stamp
 
 SIZE, ENTITIES, WORDS, EDITS = 64, 5_000, 300, 40
 NOUNS = list(STARTER_NOUNS)

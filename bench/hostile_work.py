@@ -316,9 +316,9 @@ def _two_windows(folder: str) -> str:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from editor.documents.values import OBJECT, Pos, Stamp
     from editor.main_window import MainWindow
     from editor.settings import EditorSettings
+    from editor.values import OBJECT, Pos, Stamp
     from tests.editor.scripted_dialogs import ScriptedDialogs
     from tests.support import PACKS_DIR
 

@@ -17,9 +17,9 @@ from editor.dialogs.questions import Dialogs
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Piece, vocabulary_of
 from editor.io.clipboard import Region, put_region
 from editor.tools import SelectTool
+from editor.values import OBJECT, Piece, vocabulary_of
 from editor.views.canvas import GridCanvas
 from editor.views.inspector import StackInspector
 from editor.views.level_list import LevelListPanel

@@ -57,7 +57,6 @@ from editor.docks import DockRegistry
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import Pos
 from editor.io.clipboard import release_clipboard
 from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
@@ -89,6 +88,7 @@ from editor.tools import (
     SelectTool,
     Tool,
 )
+from editor.values import Pos
 from editor.views.canvas import GridCanvas
 from editor.views.help import (
     HelpDialog,

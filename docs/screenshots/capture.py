@@ -13,10 +13,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
+from editor.values import OBJECT, WORD, Pos, Stamp
 
 OUT = Path(__file__).resolve().parent
 

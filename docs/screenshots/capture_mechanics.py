@@ -24,10 +24,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
-from editor.documents.values import NounSpec, Pos
 from editor.main_window import MainWindow
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
+from editor.values import NounSpec, Pos
 
 OUT = Path(__file__).resolve().parent
 

@@ -23,10 +23,10 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 import engine
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.resources import TUTORIAL_PACK
 from editor.settings import EditorSettings
+from editor.values import OBJECT, Pos, Stamp
 
 OUT = Path(__file__).resolve().parent
 KEKE = engine.bundled_pack("keke-classics")

@@ -13,7 +13,7 @@ from PySide6.QtGui import QUndoCommand
 
 from editor.commands.base import CommandId, LevelCommand
 from editor.commands.targets import LevelTarget
-from editor.documents.values import Pos, Stack
+from editor.values import Pos, Stack
 
 
 class PaintCellsCommand(LevelCommand):

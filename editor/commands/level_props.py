@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from editor.commands.base import LevelCommand
 from editor.commands.targets import LevelTarget
-from editor.documents.values import LevelProperties, Pos, Stack
+from editor.values import LevelProperties, Pos, Stack
 
 
 class LevelPropertiesCommand(LevelCommand):

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtGui import QUndoCommand
 
 from editor.commands.targets import PackTarget
-from editor.documents.values import NounSpec, PackProperties
+from editor.values import NounSpec, PackProperties
 
 
 class InsertLevelCommand(QUndoCommand):

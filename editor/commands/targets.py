@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from editor.documents.values import LevelProperties, NounSpec, PackProperties, Pos, Stack
+from editor.values import LevelProperties, NounSpec, PackProperties, Pos, Stack
 
 
 class LevelTarget(Protocol):

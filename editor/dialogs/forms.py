@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 import engine
-from editor.documents.values import (
+from editor.values import (
     Anchor,
     LevelProperties,
     NounSpec,

@@ -24,8 +24,8 @@ from editor.dialogs.picture_form import PictureDialog, PictureOptions
 from editor.dialogs.problems import ProblemsDialog
 from editor.dialogs.recovery import RecoveryAnswer, RecoveryDialog
 from editor.dialogs.trusted import TrustedFoldersDialog
-from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
 from editor.settings import EditorSettings
+from editor.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 UnsavedAnswer = Literal["save", "discard", "cancel"]
 ChangedAnswer = Literal["reload", "save_as", "overwrite", "cancel"]

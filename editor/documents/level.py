@@ -39,7 +39,7 @@ from editor.documents.reading import (
     read_level,
     unexplained_changes,
 )
-from editor.documents.values import (
+from editor.values import (
     EMPTY,
     OBJECT,
     TOP_LEFT,

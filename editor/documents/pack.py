@@ -32,7 +32,7 @@ from editor.connections import Connections
 from editor.documents.level import LevelDocument, level_data, read_level_parts
 from editor.documents.level_index import LevelIndex
 from editor.documents.reading import NOT_SHOWN, LevelParts, unexplained_changes
-from editor.documents.values import (
+from editor.values import (
     ABSENT,
     LevelProperties,
     NounSpec,

@@ -18,7 +18,7 @@ wrote, so the reader sorts what it reads into three places:
   that is not a list). The editor works with a stand-in (the smallest grid that
   holds the entities; the id as text) and saves the field exactly as the file
   has it until the author sets it in the form that owns it
-  (:func:`editor.documents.values.written_over`). Validation lists it, so the
+  (:func:`editor.values.written_over`). Validation lists it, so the
   Problems panel shows its pointer and what is wrong.
 
 Notes say what the dialog that opens the pack for repair should tell the author:
@@ -40,7 +40,7 @@ from operator import itemgetter
 from typing import Any, TypeGuard
 
 import engine
-from editor.documents.values import (
+from editor.values import (
     ABSENT,
     OBJECT,
     WORD,

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
-from editor.documents.values import Pos, Stamp
+from editor.values import Pos, Stamp
 
 
 class _Held:

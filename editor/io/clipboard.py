@@ -16,7 +16,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
 import engine
-from editor.documents.values import OBJECT, WORD, Pos, Stamp, grid_size, is_token, whole_number
+from editor.values import OBJECT, WORD, Pos, Stamp, grid_size, is_token, whole_number
 
 MIME_TYPE = "application/x-rulegrid-region"
 #: Bytes of a region read from the clipboard: the largest real region (a whole

@@ -17,8 +17,8 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap
 
 import engine
-from editor.documents.values import Pos
 from editor.tasks.move_zero import MoveZeroFacts
+from editor.values import Pos
 from editor.views.canvas import CanvasLayer, GridCanvas
 from editor.views.contrast import text_on
 from editor.views.theme import AUTOMATON_COLOR

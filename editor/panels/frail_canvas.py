@@ -30,8 +30,8 @@ from editor.connections import Connections
 from editor.dialogs.questions import Dialogs
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import WORD, Piece, Pos
 from editor.tasks.move_zero import MoveZeroFacts
+from editor.values import WORD, Piece, Pos
 from editor.views.canvas import CanvasLayer, GridCanvas
 from editor.views.theme import PROPERTY_COLORS
 

@@ -42,7 +42,6 @@ from editor.connections import Connections
 from editor.dialogs.questions import Dialogs
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import vocabulary_of
 from editor.panels.authored_edit import (
     SIDE_DOCK_WIDTH,
     ProblemLabel,
@@ -63,6 +62,7 @@ from editor.panels.frail_views import (
 )
 from editor.resources import icon
 from editor.tasks.move_zero import MoveZeroFollower
+from editor.values import vocabulary_of
 from editor.views.canvas import GridCanvas
 
 #: Leaves rows shown at most: far beyond any real map, bounded for a file read for repair.

@@ -41,11 +41,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from editor.documents.values import Pos, Stamp
 from editor.panels.play_frames import NO_MOTION, Fade, Frame, Motion, Shown, entity_name
 from editor.panels.play_marks import NO_MARKS, Marks
 from editor.panels.play_pictures import BLOCK_COLOR, BoardPicture, MarkPainter
 from editor.panels.play_text import step_label
+from editor.values import Pos, Stamp
 from editor.views.theme import PROPERTY_COLORS
 from editor.views.tiles import TileRenderer
 

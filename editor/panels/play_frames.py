@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from editor.documents.values import OBJECT, Pos, Stamp
+from editor.values import OBJECT, Pos, Stamp
 from editor.views.stacking import authored_order, lift_movers, start_z
 
 Json = dict[str, Any]

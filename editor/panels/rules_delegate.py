@@ -11,7 +11,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QIcon, QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from editor.documents.values import WORD, Stamp
+from editor.values import WORD, Stamp
 from editor.views.tiles import TileRenderer
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -13,8 +13,8 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from editor.documents.session import Session
-from editor.documents.values import Pos
 from editor.tasks.analysis import AnalysisService
+from editor.values import Pos
 from editor.views.canvas import CanvasLayer, GridCanvas
 from editor.views.contrast import text_on
 from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS

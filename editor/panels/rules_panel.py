@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
 )
 
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Pos
 from editor.panels.rules_delegate import (
     COLLAPSED_ROLE,
     DEPTH_ROLE,
@@ -49,6 +48,7 @@ from editor.panels.rules_delegate import (
 from editor.panels.rules_layers import PropertyOverlayLayer, UnusedWordsLayer
 from editor.panels.rules_rows import Row, build_rows
 from editor.tasks.analysis import AnalysisService, AnalysisState
+from editor.values import OBJECT, Pos
 from editor.views.canvas import GridCanvas
 from editor.views.tiles import TileRenderer
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from editor.documents.values import Pos
 from editor.tasks.analysis import AnalysisState
+from editor.values import Pos
 
 Json = dict[str, Any]
 ARROWS = {"horizontal": "→", "vertical": "↓"}

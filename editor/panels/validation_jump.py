@@ -33,8 +33,8 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.tasks.validation import EntityTarget
+from editor.values import OBJECT, Pos, Stamp
 
 #: Which panel opens a level field, by the first part of its pointer inside the level.
 FIELD_PANELS = {"automata": "automataPanel", "mechanics": "frailPanel", "solution": "solverPanel"}

@@ -36,9 +36,9 @@ from editor.connections import Connections
 from editor.documents.level import LevelDocument, LevelSnapshot
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Pos, Stack
 from editor.tasks.background import TaskFailure
 from editor.tasks.scheduler import Priority, scheduler
+from editor.values import OBJECT, Pos, Stack
 
 #: Quiet time after an edit before the level is read again: short enough that the
 #: panel follows within 50 ms, long enough that a brush stroke is read once per pause.

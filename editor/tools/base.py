@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QRect, Qt, Signal
 
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import Pos, Stamp, signature
+from editor.values import Pos, Stamp, signature
 
 Mods = Qt.KeyboardModifier
 

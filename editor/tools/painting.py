@@ -10,7 +10,6 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 
 from editor.documents.session import Session
-from editor.documents.values import Pos
 from editor.tools.base import (
     Mods,
     Overlay,
@@ -21,6 +20,7 @@ from editor.tools.base import (
     rect_between,
     rect_cells,
 )
+from editor.values import Pos
 
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor.documents.session import Session
-from editor.documents.values import Pos
 from editor.tools.base import Mods, Tool
+from editor.values import Pos
 
 
 class PickerTool(Tool):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from PySide6.QtCore import QRect, Qt
 
 from editor.documents.session import Session
-from editor.documents.values import Pos, Stamp, signature
 from editor.io.clipboard import Region
 from editor.tools.base import Mods, Overlay, Tool, clip_to_level, rect_between, rect_cells
+from editor.values import Pos, Stamp, signature
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 

@@ -36,8 +36,8 @@ from PySide6.QtWidgets import QWidget
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import Pos, Stack
 from editor.tools import Overlay, PickerTool, SelectTool, Tool
+from editor.values import Pos, Stack
 from editor.views.cell_pictures import CellPictures
 from editor.views.tiles import TileRenderer, chip_rect
 

@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QPainter, QPixmap
 
-from editor.documents.values import Piece, Pos, Stack, Stamp, signature
 from editor.tasks.scheduler import Priority, scheduler
+from editor.values import Piece, Pos, Stack, Stamp, signature
 from editor.views.tiles import TileRenderer
 
 #: A level of at most this many non-empty cells is always drawn exactly at once

@@ -33,8 +33,8 @@ import engine
 from editor.connections import Connections
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, WORD, Stamp
 from editor.tasks.scheduler import Priority, scheduler
+from editor.values import OBJECT, WORD, Stamp
 from editor.views.keys import plain_text, shown_keys
 from editor.views.tiles import TileRenderer
 

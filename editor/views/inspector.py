@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.documents.values import Piece, Pos
 from editor.resources import icon
+from editor.values import Piece, Pos
 from editor.views.tiles import TileRenderer
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from editor.connections import Connections
-from editor.documents.values import NounSpec
+from editor.values import NounSpec
 from editor.views.theme import Theme
 
 if TYPE_CHECKING:  # the documents are not loaded to draw a picture (``rulegrid-editor render``)

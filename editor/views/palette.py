@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 import engine
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, WORD, Stamp, WordRole, vocabulary
 from editor.resources import icon
 from editor.tasks.scheduler import Priority, scheduler
+from editor.values import OBJECT, WORD, Stamp, WordRole, vocabulary
 from editor.views.tiles import TileRenderer
 
 STAMP_ROLE = Qt.ItemDataRole.UserRole + 1

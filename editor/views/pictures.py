@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 
 import engine
-from editor.documents.values import OBJECT, NounSpec, Pos, Stamp, signature
+from editor.values import OBJECT, NounSpec, Pos, Stamp, signature
 from editor.views.look import Look
 from editor.views.stacking import authored_order, next_z, start_z
 from editor.views.theme import Theme

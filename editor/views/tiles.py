@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QIcon, QPainter, QPen, QPixmap
 
-from editor.documents.values import OBJECT, Stamp, WordRole, vocabulary, word_role
+from editor.values import OBJECT, Stamp, WordRole, vocabulary, word_role
 from editor.views.contrast import legible_tint, text_on
 from editor.views.look import Look
 from editor.views.theme import AUTOMATON_COLOR, PROPERTY_COLORS, UNKNOWN_NOUN_COLOR, Theme

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWidget
 
 import engine
 from editor.dialogs.picture_form import PictureOptions
-from editor.documents.values import Anchor, LevelProperties, NounSpec, PackProperties
+from editor.values import Anchor, LevelProperties, NounSpec, PackProperties
 
 
 @dataclass

@@ -24,8 +24,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 import engine
-from editor.documents.values import Anchor, LevelProperties, Pos
 from editor.main_window import MainWindow
+from editor.values import Anchor, LevelProperties, Pos
 from tests.editor.window_driver import drag
 
 PAINT_TOOLS = ("actionToolBrush", "actionToolEraser", "actionToolRectangle", "actionToolFill")

@@ -7,7 +7,7 @@ from PySide6.QtGui import QPaintEvent, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QToolTip
 
-from editor.documents.values import OBJECT, Pos, Stamp
+from editor.values import OBJECT, Pos, Stamp
 from editor.views.canvas import ACTUAL_SIZE, MARGIN
 from tests.editor.window_driver import click, trigger, use
 

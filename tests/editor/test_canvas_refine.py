@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 from editor.documents.level import LevelDocument
 from editor.documents.pack import STARTER_NOUNS
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, WORD, NounSpec, Pos, Stamp
+from editor.values import OBJECT, WORD, NounSpec, Pos, Stamp
 from editor.views import cell_pictures
 from editor.views.canvas import GridCanvas
 from editor.views.look import Look

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.io.backups import BackupStore
 from editor.io.disk import ChangedOnDiskError, check_unchanged, read_stamp
 from editor.io.pack_tasks import WriteRequest, write_work
 from editor.tasks.background import CancelToken
 from editor.tasks.progress import Progress
+from editor.values import OBJECT, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger, use
 from tests.support import PACKS_DIR
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView
 
 import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounDialog
-from editor.documents.values import (
+from editor.values import (
     OBJECT,
     WORD,
     Anchor,
@@ -146,7 +146,7 @@ import gc, sys
 from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 from editor import MainWindow
-from editor.documents.values import OBJECT, Pos, Stamp
+from editor.values import OBJECT, Pos, Stamp
 window = MainWindow()
 window.level.add_on_top([Pos(1, 1)], Stamp(OBJECT, "BABA"))
 window.level_actions.select_all()

@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 
 import engine
 from editor.connections import Connections
-from editor.documents.values import OBJECT, WORD, Anchor, LevelProperties, NounSpec, Pos, Stamp
+from editor.values import OBJECT, WORD, Anchor, LevelProperties, NounSpec, Pos, Stamp
 from editor.views.canvas import CanvasLayer, GridCanvas
 from tests.editor.window_driver import click, trigger, use
 

@@ -10,9 +10,9 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDockWidget, QPushButton
 
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.panels.play_page import KEYS as PLAY_KEYS
 from editor.resources import TUTORIAL_PACK
+from editor.values import OBJECT, Pos, Stamp
 from editor.views.help import WelcomePanel
 from tests.editor.menu_paths import menu_tree, source_strings, wrong_paths
 from tests.editor.window_driver import click, tokens, trigger, use

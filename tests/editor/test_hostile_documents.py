@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QApplication
 import engine
 from editor.documents.level import LevelDocument
 from editor.documents.pack import PackDocument
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.io.clipboard import MAX_REGION_BYTES, MIME_TYPE, Region
+from editor.values import OBJECT, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger
 from tests.support import grid_level, pack_document
 

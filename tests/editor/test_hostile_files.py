@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.io.pack_io import RepairImpossibleError, read_for_repair
 from editor.io.recovery import FORMAT, RecoveryStore, compare_with_disk
+from editor.values import OBJECT, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger, use
 from tests.support import grid_level, pack_document
 

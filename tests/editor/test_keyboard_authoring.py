@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QWidget
 
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
+from editor.values import OBJECT, WORD, Pos, Stamp
 from tests.editor.window_driver import tokens
 
 ALT, CTRL, NO = (

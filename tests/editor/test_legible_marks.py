@@ -16,9 +16,9 @@ from PySide6.QtGui import QColor, QImage
 
 import engine
 from editor.documents.pack import STARTER_NOUNS
-from editor.documents.values import OBJECT, WORD, NounSpec, Pos, Stamp
 from editor.resources import TUTORIAL_PACK
 from editor.tasks.move_zero import place_in_words, preview
+from editor.values import OBJECT, WORD, NounSpec, Pos, Stamp
 from editor.views.contrast import MIN_CONTRAST, contrast, legible_tint, text_on
 from editor.views.look import Look
 from editor.views.theme import PROPERTY_COLORS, THEMES, UNKNOWN_NOUN_COLOR, Theme

@@ -4,7 +4,7 @@ import pytest
 
 import engine
 from editor.documents.level import LevelDocument
-from editor.documents.values import OBJECT, WORD, Anchor, LevelProperties, Piece, Pos, Stamp
+from editor.values import OBJECT, WORD, Anchor, LevelProperties, Piece, Pos, Stamp
 
 BABA, ROCK, IS = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(WORD, "IS")
 

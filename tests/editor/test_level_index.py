@@ -8,7 +8,7 @@ from dataclasses import replace
 from editor.documents.level import LevelDocument, list_names
 from editor.documents.level_index import SEARCHES_BEFORE_ROWS
 from editor.documents.pack import PackDocument
-from editor.documents.values import LevelProperties
+from editor.values import LevelProperties
 
 AUTOMATON = [{"property": "PULSE", "pattern": [1, 0]}]
 

@@ -12,7 +12,7 @@ from editor.documents.level import list_names
 from editor.documents.level_index import SEARCHES_BEFORE_ROWS
 from editor.documents.pack import PackDocument
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
+from editor.values import OBJECT, Anchor, LevelProperties, Pos, Stamp
 from editor.views.level_list import FILL_LATER_FROM, LevelListPanel, LevelsModel
 from tests.editor.window_driver import click, tokens, trigger, use
 from tests.support import grid_level, pack_document

@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QApplication
 
 import engine
 from editor.documents.pack import STARTER_NOUNS
-from editor.documents.values import OBJECT, NounSpec, Stamp
+from editor.values import OBJECT, NounSpec, Stamp
 from editor.views.look import distinct_glyphs
 from tests.editor.window_driver import trigger
 

@@ -9,7 +9,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 
 import engine
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
+from editor.values import OBJECT, WORD, Pos, Stamp
 from tests.editor.window_driver import click, drag, tokens, trigger, use
 
 BABA, ROCK, FLAG = Stamp(OBJECT, "BABA"), Stamp(OBJECT, "ROCK"), Stamp(OBJECT, "FLAG")

@@ -15,8 +15,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QToolButton
 
 import engine
-from editor.documents.values import WORD, Pos, Stamp
 from editor.resources import TUTORIAL_PACK
+from editor.values import WORD, Pos, Stamp
 from tests.editor.mechanics_driver import (
     automata_panel,
     click,

@@ -14,8 +14,8 @@ import pytest
 from PySide6.QtTest import QTest
 
 import engine
-from editor.documents.values import WORD, NounSpec, Pos, Stamp
 from editor.resources import TUTORIAL_PACK
+from editor.values import WORD, NounSpec, Pos, Stamp
 from tests.editor.mechanics_driver import (
     choose_in_cell,
     click,

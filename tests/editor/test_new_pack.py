@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from editor.documents.pack import STARTER_NOUNS
-from editor.documents.values import OBJECT, NounSpec, Pos, Stamp
 from editor.main_window import MainWindow
+from editor.values import OBJECT, NounSpec, Pos, Stamp
 from tests.editor.window_driver import click, trigger, use
 
 

@@ -29,10 +29,10 @@ import editor.io.files
 import editor.tasks.collector
 import editor.tasks.validation
 import engine
-from editor.documents.values import Pos
 from editor.io.files import errors_warning
 from editor.io.pack_io import validate
 from editor.main_window import MainWindow
+from editor.values import Pos
 from tests.editor.test_validation_panel import broken_pack, open_for_repair, write
 from tests.editor.window_driver import click, trigger, use
 from tests.support import PACKS_DIR, grid_level, pack_document

@@ -9,9 +9,9 @@ import pytest
 
 import engine
 from editor.documents.pack import PackDocument
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from editor.io.pack_io import open_pack, read_for_repair, save_pack
 from editor.resources import TUTORIAL_PACK
+from editor.values import OBJECT, WORD, Pos, Stamp
 from engine import dump_pack as format_pack_json
 from engine import write_atomic
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from types import FrameType
 
-from editor.documents.values import OBJECT, Pos, Stamp
+from editor.values import OBJECT, Pos, Stamp
 from tests.editor.window_driver import click, use
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 
 import engine
-from editor.documents.values import OBJECT, WORD, NounSpec, Pos, Stamp
+from editor.values import OBJECT, WORD, NounSpec, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger, use
 from tests.support import pack_document
 

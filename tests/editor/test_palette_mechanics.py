@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 
 import engine
 from editor.documents import values
-from editor.documents.values import WORD, Pos, Stamp
+from editor.values import WORD, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger
 from tests.engine import hollow
 

@@ -16,9 +16,9 @@ from PIL import Image, ImageChops
 import engine
 from editor import app
 from editor.dialogs.picture_form import PictureOptions
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.resources import TUTORIAL_PACK
+from editor.values import OBJECT, Pos, Stamp
 from editor.views.pictures import Board, solution_of
 from editor.views.theme import LIGHT
 from tests.editor.play_driver import keys

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import engine
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from editor.panels.play_frames import first_frame, motion_between, next_frame
 from editor.panels.play_text import beat_line, step_label, turn_lines
+from editor.values import OBJECT, WORD, Pos, Stamp
 from tests.editor.play_driver import tutorial_level
 from tests.support import grid_level
 

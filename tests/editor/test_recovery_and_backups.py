@@ -17,10 +17,10 @@ import editor.io.recovery
 import editor.tasks.scheduler
 import engine
 from editor.documents.level import LevelDocument
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.io.backups import BackupStore
 from editor.io.recovery import RecoveryStore, compact_json, compare_with_disk
 from editor.tasks.scheduler import scheduler
+from editor.values import OBJECT, Pos, Stamp
 from tests.editor.window_driver import click, use
 from tests.support import PACKS_DIR, ROOT
 
@@ -92,7 +92,7 @@ from editor import MainWindow
 from editor.settings import EditorSettings
 import editor.io.recovery
 import engine
-from editor.documents.values import OBJECT, Pos, Stamp
+from editor.values import OBJECT, Pos, Stamp
 settings = EditorSettings(QSettings(sys.argv[1], QSettings.Format.IniFormat))
 window = MainWindow(sys.argv[2], settings=settings)
 window.level.add_on_top([Pos(3, 3)], Stamp(OBJECT, "BABA"))

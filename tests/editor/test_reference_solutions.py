@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 
 import engine
 from editor.dialogs.forms import REFERENCE_TIP_MOVES, LevelPropertiesDialog
-from editor.documents.values import OBJECT, LevelProperties, Pos, Stamp
+from editor.values import OBJECT, LevelProperties, Pos, Stamp
 from tests.editor.test_open_save_background import checked
 from tests.editor.test_validation_panel import records
 from tests.editor.window_driver import click, trigger, use

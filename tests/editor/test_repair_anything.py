@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QLabel
 import engine
 from editor.dialogs.forms import LevelPropertiesDialog, NounStyleDialog
 from editor.dialogs.problems import ProblemsDialog
-from editor.documents.values import TOP_LEFT, LevelProperties, NounSpec
 from editor.main_window import MainWindow
+from editor.values import TOP_LEFT, LevelProperties, NounSpec
 from tests.editor.window_driver import trigger
 from tests.support import grid_level, pack_document
 

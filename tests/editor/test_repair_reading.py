@@ -146,7 +146,7 @@ def test_a_resize_that_fits_kept_entities_puts_them_on_the_board_and_undo_takes_
     level["entities"].append({"id": 9, "kind": "object", "noun": "ROCK", "x": 3, "y": 2, "tag": 1})
     pack, _notes = read(pack_document(level, pack_id="p"))
     doc = pack.levels[0]
-    from editor.documents.values import Pos
+    from editor.values import Pos
 
     doc.set_properties(doc.properties.__class__("a", "", "", 4, 3))
     assert [p.id for p in doc.stack_at(Pos(3, 2))] == [9]

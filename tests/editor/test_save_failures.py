@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from editor.documents.values import OBJECT, PackProperties, Pos, Stamp
+from editor.values import OBJECT, PackProperties, Pos, Stamp
 from tests.editor.window_driver import click, trigger, use
 
 BABA = Stamp(OBJECT, "BABA")

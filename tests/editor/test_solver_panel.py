@@ -23,11 +23,11 @@ from PySide6.QtTest import QTest
 
 import editor.io.files
 import engine
-from editor.documents.values import OBJECT, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.solve import kept_worker_pids
 from editor.tasks.solve_pack import LevelStatus
+from editor.values import OBJECT, Pos, Stamp
 from editor.views.level_list import STATUS_ROLE
 from tests.editor.window_driver import click, trigger, use
 from tests.support import ROOT, grid_level, pack_document

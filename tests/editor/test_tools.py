@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 
 from editor.documents.session import Session
-from editor.documents.values import OBJECT, WORD, Pos, Stamp
 from editor.io.clipboard import Region
 from editor.tools import BrushTool, EraserTool, FillTool, PickerTool, RectangleTool, SelectTool
 from editor.tools.base import line_cells
+from editor.values import OBJECT, WORD, Pos, Stamp
 
 NO = Qt.KeyboardModifier.NoModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier

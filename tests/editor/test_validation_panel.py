@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 
 import editor.tasks.collector
 import engine
-from editor.documents.values import OBJECT, TOP_LEFT, LevelProperties, NounSpec, Pos, Stamp
 from editor.main_window import MainWindow
 from editor.panels.validation_model import SEVERITY_ROLE
+from editor.values import OBJECT, TOP_LEFT, LevelProperties, NounSpec, Pos, Stamp
 from engine.cli import main as cli
 from engine.share import codec
 from tests.editor.window_driver import click, trigger, use

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from editor.documents.values import Pos, Stamp
 from editor.main_window import MainWindow
+from editor.values import Pos, Stamp
 
 NO = Qt.KeyboardModifier.NoModifier
 
