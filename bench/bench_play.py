@@ -30,8 +30,8 @@ from PySide6.QtWidgets import QApplication
 import engine
 from editor.documents.pack import STARTER_NOUNS, PackDocument
 from editor.documents.session import Session
-from editor.panels.play_frames import motion_between
-from editor.panels.play_view import PlayView
+from editor.panels.play.frames import motion_between
+from editor.panels.play.view import PlayView
 from editor.settings import EditorSettings
 from editor.views.look import Look
 from editor.views.theme import LIGHT

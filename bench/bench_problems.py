@@ -40,7 +40,7 @@ from PySide6.QtCore import QElapsedTimer, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from editor.main_window import MainWindow  # noqa: E402
-from editor.panels.validation import ValidationPanel  # noqa: E402
+from editor.panels.validation.panel import ValidationPanel  # noqa: E402
 from editor.settings import EditorSettings  # noqa: E402
 from editor.tasks.background import run_now  # noqa: E402
 from editor.tasks.scheduler import scheduler  # noqa: E402

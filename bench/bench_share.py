@@ -44,7 +44,7 @@ import engine  # noqa: E402
 from editor.documents.pack import PackDocument  # noqa: E402
 from editor.io.animation import encode  # noqa: E402
 from editor.panels.library import LibraryDialog  # noqa: E402
-from editor.panels.share_preview import SharePreviewDialog  # noqa: E402
+from editor.panels.share.preview import SharePreviewDialog  # noqa: E402
 from editor.tasks import background  # noqa: E402
 from editor.tasks.share_decode import Decoded  # noqa: E402
 from editor.views.pictures import Board, frames, look_for, paint, solution_of  # noqa: E402

@@ -118,7 +118,7 @@ def run_window(argument: str | None) -> int:
     app.aboutToQuit.connect(release_clipboard)
     settings = EditorSettings.for_user()
     if settings.sound_enabled:
-        from editor.panels.play_sound import preload as preload_sounds
+        from editor.panels.play.sound import preload as preload_sounds
 
         preload_sounds()  # once, before the window shows: no beat waits for Qt Multimedia
     window = open_window(argument, MainWindow, settings)

@@ -62,15 +62,15 @@ from editor.io.files import PackFiles
 from editor.io.keke_import import KekeImporter
 from editor.io.recovery import Autosaver, RecoveryStore, offer_recovery
 from editor.level_actions import LevelActions
-from editor.panels.automata_panel import AutomataPanel
-from editor.panels.frail_panel import FrailPanel
-from editor.panels.play_mode import PlayMode
-from editor.panels.play_page import KEYS as PLAY_KEYS
-from editor.panels.rules_panel import RulesPanel
-from editor.panels.sharing import Sharing
-from editor.panels.solver import SolverPanel
-from editor.panels.validation import ValidationPanel
-from editor.panels.validation_jump import open_problem_field
+from editor.panels.automata.panel import AutomataPanel
+from editor.panels.frail.panel import FrailPanel
+from editor.panels.play.mode import PlayMode
+from editor.panels.play.page import KEYS as PLAY_KEYS
+from editor.panels.rules.panel import RulesPanel
+from editor.panels.share.sharing import Sharing
+from editor.panels.solver.panel import SolverPanel
+from editor.panels.validation.jump import open_problem_field
+from editor.panels.validation.panel import ValidationPanel
 from editor.resources import TUTORIAL_PACK, icon
 from editor.settings import SOUND_VOLUMES, EditorSettings
 from editor.tasks.analysis import AnalysisService

@@ -9,7 +9,7 @@ envelopes): no recording is involved, so the sounds are Rulegrid's own work
 under the project's licence. They are short (15-350 ms) and small (about 1-16 KB
 each) because a beat comes every turn and test-play should stay quick to hear.
 The editor maps the names authors use most to these files and plays ``beat``
-for a step that names no sound (``editor/panels/play_sound.py``).
+for a step that names no sound (``editor/panels/play/sound.py``).
 
 This lives in ``tools/`` rather than ``bench/`` because it builds shipped files.
 """

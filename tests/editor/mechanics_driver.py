@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from editor.main_window import MainWindow
-from editor.panels.automata_panel import AutomataPanel
-from editor.panels.frail_panel import FrailPanel
+from editor.panels.automata.panel import AutomataPanel
+from editor.panels.frail.panel import FrailPanel
 
 ROLE = Qt.ItemDataRole.UserRole
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QListWidget, QRadio
 
 from editor.main_window import MainWindow
 from editor.panels.library import LibraryDialog
-from editor.panels.share_preview import SharePreviewDialog
+from editor.panels.share.preview import SharePreviewDialog
 from tests.editor.window_driver import trigger
 
 

@@ -10,7 +10,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDockWidget, QPushButton
 
-from editor.panels.play_page import KEYS as PLAY_KEYS
+from editor.panels.play.page import KEYS as PLAY_KEYS
 from editor.resources import TUTORIAL_PACK
 from editor.values import OBJECT, Pos, Stamp
 from editor.views.help import WelcomePanel

@@ -15,7 +15,7 @@ from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
 import engine
-from editor.panels.play_marks import DEFAULT_CUE, cue_style
+from editor.panels.play.marks import DEFAULT_CUE, cue_style
 from tests.editor.play_driver import keys, open_level, play, settle_animations, write_pack
 from tests.editor.window_driver import trigger
 from tests.support import grid_level

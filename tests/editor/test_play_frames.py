@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import engine
-from editor.panels.play_frames import first_frame, motion_between, next_frame
-from editor.panels.play_text import beat_line, step_label, turn_lines
+from editor.panels.play.frames import first_frame, motion_between, next_frame
+from editor.panels.play.text import beat_line, step_label, turn_lines
 from editor.values import OBJECT, WORD, Pos, Stamp
 from tests.editor.play_driver import tutorial_level
 from tests.support import grid_level
@@ -114,7 +114,7 @@ def test_frames_built_turn_by_turn_equal_frames_built_from_scratch() -> None:
     """The next frame patches only the cells a turn touched; it must match a full rebuild."""
     import random
 
-    from editor.panels.play_frames import Frame
+    from editor.panels.play.frames import Frame
 
     rng = random.Random(5)
     for index, moves in ((6, "DDRRRRDLLRRRRR"), (7, "RRRRRRRRDRUUDDD"), (5, "RRRRRRRURRD")):

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 import engine
-from editor.panels.play_playback import MAX_PLAYBACK_MOVES
+from editor.panels.play.playback import MAX_PLAYBACK_MOVES
 from tests.editor.play_driver import keys, open_level, settle_animations, tutorial_level
 from tests.editor.window_driver import trigger
 

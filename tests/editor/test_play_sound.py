@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMenu
 
-from editor.panels.play_sound import ALIASES, DEFAULT_SOUND, BeatSounds, gain, sound_for
+from editor.panels.play.sound import ALIASES, DEFAULT_SOUND, BeatSounds, gain, sound_for
 from editor.resources import SOUNDS, sound_names, sound_path
 from editor.settings import EditorSettings
 from tests.editor.play_driver import keys, open_level, play, settle_animations
@@ -234,7 +234,7 @@ _CHILD = textwrap.dedent(
     from PySide6.QtMultimedia import QMediaDevices
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv)
-    from editor.panels.play_sound import default_backend
+    from editor.panels.play.sound import default_backend
     from editor.resources import sound_names
     backend, reason = default_backend()
     assert backend is not None, reason

@@ -211,7 +211,7 @@ BROKEN = Path(__file__).resolve().parents[1] / "data" / "broken"
 
 
 def records(window: MainWindow) -> list[tuple[str, str, str, str]]:
-    from editor.panels.validation_model import SEVERITY_ROLE
+    from editor.panels.validation.model import SEVERITY_ROLE
 
     model = window.validation_panel.view.model()
     found = []

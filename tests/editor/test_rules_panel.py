@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView
 
 import engine
 from editor.main_window import MainWindow
-from editor.panels.rules_delegate import IDS_ROLE
+from editor.panels.rules.delegate import IDS_ROLE
 from editor.resources import TUTORIAL_PACK
 from editor.values import OBJECT, WORD, Pos, Stamp
 from tests.editor.window_driver import click, trigger, use

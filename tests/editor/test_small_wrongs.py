@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import engine
-from editor.panels.validation_jump import open_problem_field
+from editor.panels.validation.jump import open_problem_field
 from editor.resources import TUTORIAL_PACK
 from editor.values import OBJECT, WORD, Anchor, Pos, Stamp
 from tests.editor.mechanics_driver import (

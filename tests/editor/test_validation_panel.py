@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 import editor.tasks.collector
 import engine
 from editor.main_window import MainWindow
-from editor.panels.validation_model import SEVERITY_ROLE
+from editor.panels.validation.model import SEVERITY_ROLE
 from editor.values import OBJECT, TOP_LEFT, LevelProperties, NounSpec, Pos, Stamp
 from engine.cli import main as cli
 from engine.share import codec
@@ -491,8 +491,8 @@ def test_showing_thousands_of_problems_does_not_call_python_per_row(qtbot) -> No
 
     from PySide6.QtWidgets import QWidget
 
-    from editor.panels.validation_model import ProblemsModel
-    from editor.panels.validation_view import problem_list
+    from editor.panels.validation.model import ProblemsModel
+    from editor.panels.validation.view import problem_list
     from editor.tasks.validation_check import ProblemRow
 
     host = QWidget()

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.main_window import MainWindow
-from editor.panels.rules_delegate import WORDS_ROLE, RuleItemDelegate
+from editor.panels.rules.delegate import WORDS_ROLE, RuleItemDelegate
 from editor.resources import TUTORIAL_PACK
 from editor.views.level_list import LevelDelegate
 from tests.editor.window_driver import trigger

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QToolButton, QVBoxLayout, QWidget
 
-from editor.panels.play_board import PlayBoard
-from editor.panels.play_playback import PlaybackBar
-from editor.panels.play_side import Banner, BeatPanel, EventLog
+from editor.panels.play.board import PlayBoard
+from editor.panels.play.playback import PlaybackBar
+from editor.panels.play.side import Banner, BeatPanel, EventLog
 from editor.resources import icon
 from editor.views.tiles import TileRenderer
 

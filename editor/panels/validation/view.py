@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.panels.validation_model import ROW_ROLE
+from editor.panels.validation.model import ROW_ROLE
 from editor.tasks.validation import ProblemRow
 
 Index = QModelIndex | QPersistentModelIndex

@@ -22,7 +22,7 @@ from editor.documents.session import Session
 from editor.io.clipboard import clipboard_text
 from editor.io.files import PackFiles
 from editor.io.payloads import PAYLOAD_FILTER, dropped, looks_like_payload, read_payload_file
-from editor.panels.share_preview import SharePreviewDialog
+from editor.panels.share.preview import SharePreviewDialog
 from editor.tasks.share_decode import Decoded, ShareDecoder
 from editor.views.theme import Theme
 

@@ -32,8 +32,8 @@ from editor.panels.authored_edit import (
     current_problems,
     under,
 )
-from editor.panels.automata_pattern import PatternStrip
-from editor.panels.automata_step import (
+from editor.panels.automata.pattern import PatternStrip
+from editor.panels.automata.step import (
     StepFields,
     delete_step,
     insert_step,
@@ -41,7 +41,7 @@ from editor.panels.automata_step import (
     pattern_buttons,
     turn_step,
 )
-from editor.panels.automata_words import ANY_CARRIER, automaton_words, move_zero_note, step_names
+from editor.panels.automata.words import ANY_CARRIER, automaton_words, move_zero_note, step_names
 from editor.tasks.move_zero import MoveZeroFacts
 
 

@@ -5,7 +5,7 @@ document order); the model only swaps them in and filters, so an update of the
 panel costs a list comprehension and a model reset, however large the pack.
 Each row is one item whose ``Qt.UserRole`` is the problem record (docs/contract.md section
 7): ``{"pack", "level", "pointer", "code", "message"}``. It is a list, one item a
-problem: the panel's delegate draws the columns (``validation_view``), so the
+problem: the panel's delegate draws the columns (``validation.view``), so the
 panel holds exactly one item view and a list view lays out no row it does not show.
 
 The row count lives in C++ (a list of empty strings in the base class, one per

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import engine
-from editor.panels.play_frames import Frame, first_frame, name_in, next_frame
-from editor.panels.play_marks import Marks, marks_for
-from editor.panels.play_text import NameOf, rule_text
+from editor.panels.play.frames import Frame, first_frame, name_in, next_frame
+from editor.panels.play.marks import Marks, marks_for
+from editor.panels.play.text import NameOf, rule_text
 
 Json = dict[str, Any]
 LETTERS = {"up": "U", "down": "D", "left": "L", "right": "R"}

@@ -11,7 +11,7 @@
 * The chains view reads the map as chains (DRIFT → WATER) and flags self-maps
   and cycles with the engine's codes and messages (``engine.leaves_problems``).
 * What is FRAIL at move 0, and what it leaves, is summarised here and shown on
-  the canvas as crack badges (``frail_canvas``).
+  the canvas as crack badges (``frail.canvas``).
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ from editor.panels.authored_edit import (
     new_problems,
     under,
 )
-from editor.panels.frail_canvas import CrackLayer, FrailOptInOffer
-from editor.panels.frail_views import (
+from editor.panels.frail.canvas import CrackLayer, FrailOptInOffer
+from editor.panels.frail.views import (
     FRAIL_DECLARATION,
     NounDelegate,
     fill_chains,

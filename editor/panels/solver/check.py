@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 import engine
 from editor.documents.level import LevelDocument
-from editor.panels.solver_chart import MEASURES, CurvePoint, PackCurve
+from editor.panels.solver.chart import MEASURES, CurvePoint, PackCurve
 from editor.settings import DEFAULT_CHECK_SECONDS, MAX_CHECK_SECONDS
 from editor.tasks.solve_pack import LevelStatus, PackVerifier
 from editor.views.theme import Theme

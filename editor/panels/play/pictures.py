@@ -14,9 +14,9 @@ from functools import partial
 from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 
-from editor.panels.play_frames import Frame
-from editor.panels.play_marks import CueStyle, Marks
-from editor.panels.play_text import ARROWS, DIRECTION_DELTAS
+from editor.panels.play.frames import Frame
+from editor.panels.play.marks import CueStyle, Marks
+from editor.panels.play.text import ARROWS, DIRECTION_DELTAS
 from editor.values import Pos, Stamp
 from editor.views.contrast import text_on
 from editor.views.theme import AUTOMATON_COLOR

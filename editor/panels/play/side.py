@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.panels.play_text import (
+from editor.panels.play.text import (
     NameOf,
     automated_line,
     beat_direction,

@@ -20,8 +20,8 @@ from PySide6.QtGui import QAction, QUndoGroup
 from PySide6.QtWidgets import QSizePolicy, QStackedWidget, QWidget
 
 from editor.documents.session import Session
-from editor.panels.play_playback import Playback
-from editor.panels.play_view import PlayView
+from editor.panels.play.playback import Playback
+from editor.panels.play.view import PlayView
 from editor.settings import EditorSettings
 from editor.views.canvas import GridCanvas
 from editor.views.tiles import TileRenderer

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from editor.panels.play_text import beat_direction
+from editor.panels.play.text import beat_direction
 from editor.views.theme import AUTOMATON_COLOR
 
 #: Colours a named cue may take; a name always maps to the same one.

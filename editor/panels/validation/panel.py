@@ -10,7 +10,7 @@ Activating a row (double-click or Enter) jumps to the problem: it selects its
 level, highlights the entity its pointer names on the canvas (and shows its cell
 in the stack inspector), and emits ``problem_activated(level_id, pointer)`` so
 the window can open the panel that edits the field (automata, mechanics, level
-or pack properties; ``editor.panels.validation_jump``).
+or pack properties; ``editor.panels.validation.jump``).
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ from PySide6.QtWidgets import (
 import engine
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.panels.validation_jump import entity_cell, unshown_index
-from editor.panels.validation_model import (
+from editor.panels.validation.jump import entity_cell, unshown_index
+from editor.panels.validation.model import (
     ALL_LEVELS,
     ROW_ROLE,
     SEVERITY_ICON,
     ProblemsModel,
 )
-from editor.panels.validation_view import ColumnHeader, problem_list
+from editor.panels.validation.view import ColumnHeader, problem_list
 from editor.resources import icon
 from editor.tasks.validation import (
     CHANGED,

@@ -1,7 +1,7 @@
 """The rules panel (``rulesPanel``): the live rules of the level, tied to their words.
 
 It lists what :class:`~editor.tasks.analysis.AnalysisService` reads at move 0
-(rows built by :mod:`editor.panels.rules_rows`) and links them to the canvas both
+(rows built by :mod:`editor.panels.rules.rows`) and links them to the canvas both
 ways:
 
 * selecting rows in the panel (click, Up/Down) highlights their words on the
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.documents.session import Session
-from editor.panels.rules_delegate import (
+from editor.panels.rules.delegate import (
     COLLAPSED_ROLE,
     DEPTH_ROLE,
     IDS_ROLE,
@@ -45,8 +45,8 @@ from editor.panels.rules_delegate import (
     WORDS_ROLE,
     RuleItemDelegate,
 )
-from editor.panels.rules_layers import PropertyOverlayLayer, UnusedWordsLayer
-from editor.panels.rules_rows import Row, build_rows
+from editor.panels.rules.layers import PropertyOverlayLayer, UnusedWordsLayer
+from editor.panels.rules.rows import Row, build_rows
 from editor.tasks.analysis import AnalysisService, AnalysisState
 from editor.values import OBJECT, Pos
 from editor.views.canvas import GridCanvas

@@ -4,8 +4,8 @@ Automata act in the order they are authored (spec 03), so the list numbers them
 and offers moving them up and down. Each list item's ``Qt.UserRole`` is the
 automaton's authored record exactly as the level stores it (docs/contract.md section 7).
 Add, duplicate, delete and reorder are one undoable edit each; the form below the
-list edits the selected automaton field by field (``automata_form``), and the
-ghost preview on the canvas shows where its carriers go next (``automata_ghost``).
+list edits the selected automaton field by field (``automata.form``), and the
+ghost preview on the canvas shows where its carriers go next (``automata.ghost``).
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from editor.panels.authored_edit import (
     first_free,
     focus_level_field,
 )
-from editor.panels.automata_form import AutomatonForm
-from editor.panels.automata_ghost import GhostLayer
-from editor.panels.automata_words import ANY_CARRIER
+from editor.panels.automata.form import AutomatonForm
+from editor.panels.automata.ghost import GhostLayer
+from editor.panels.automata.words import ANY_CARRIER
 from editor.resources import icon
 from editor.tasks.move_zero import MoveZeroFollower
 from editor.views.canvas import GridCanvas

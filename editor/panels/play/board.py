@@ -1,7 +1,7 @@
 """``PlayBoard``: the board in test-play, drawn with the canvas's tile renderer.
 
-It shows a :class:`~editor.panels.play_frames.Frame` and, when asked, animates
-the :class:`~editor.panels.play_frames.Motion` that led to it: entities slide
+It shows a :class:`~editor.panels.play.frames.Frame` and, when asked, animates
+the :class:`~editor.panels.play.frames.Motion` that led to it: entities slide
 along the cells they passed (120 ms), then transformed, crumbled, destroyed and
 restored entities cross-fade with a short flash (100 ms). Every tile comes from
 :class:`~editor.views.tiles.TileRenderer`; the board only places the pictures.
@@ -41,10 +41,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from editor.panels.play_frames import NO_MOTION, Fade, Frame, Motion, Shown, entity_name
-from editor.panels.play_marks import NO_MARKS, Marks
-from editor.panels.play_pictures import BLOCK_COLOR, BoardPicture, MarkPainter
-from editor.panels.play_text import step_label
+from editor.panels.play.frames import NO_MOTION, Fade, Frame, Motion, Shown, entity_name
+from editor.panels.play.marks import NO_MARKS, Marks
+from editor.panels.play.pictures import BLOCK_COLOR, BoardPicture, MarkPainter
+from editor.panels.play.text import step_label
 from editor.values import Pos, Stamp
 from editor.views.theme import PROPERTY_COLORS
 from editor.views.tiles import TileRenderer

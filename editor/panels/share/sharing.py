@@ -2,7 +2,7 @@
 
 One object the main window builds and asks for the handlers of its actions
 (``editor.actions.SHARE_ACTIONS``), so the window itself gains only a few lines.
-The work is in :mod:`share_export`, :mod:`share_import`, :mod:`share_preview`
+The work is in :mod:`~editor.panels.share.export`, :mod:`~editor.panels.share.importing`, :mod:`~editor.panels.share.preview`
 and :mod:`library`.
 """
 
@@ -19,8 +19,8 @@ from editor.dialogs.questions import Dialogs
 from editor.documents.session import Session
 from editor.io.files import PackFiles
 from editor.panels.library import LibraryDialog
-from editor.panels.share_export import ShareExporter
-from editor.panels.share_import import ShareImporter
+from editor.panels.share.export import ShareExporter
+from editor.panels.share.importing import ShareImporter
 from editor.views.theme import Theme
 from editor.views.tiles import TileRenderer
 

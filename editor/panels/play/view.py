@@ -4,7 +4,7 @@
 settle applies) and shows it; arrow keys and WASD move, Z undoes, R resets and
 Escape returns to editing (``stop()``). The Qt properties ``moves`` and ``won``
 follow the game (docs/contract.md section 7). ``play_moves(moves, *, title)`` plays a move
-string back (play, pause, step, scrub): see :mod:`editor.panels.play_playback`,
+string back (play, pause, step, scrub): see :mod:`editor.panels.play.playback`,
 the API the solver panel uses.
 
 Every input goes through one queue: a key pressed while a turn is still sliding
@@ -40,13 +40,13 @@ import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.panels.play_frames import motion_between
-from editor.panels.play_game import LETTERS, MAX_PLAY_TURNS, PlayRecord
-from editor.panels.play_marks import marks_for
-from editor.panels.play_page import HINTS, PlayPage, intent_of
-from editor.panels.play_playback import Playback
-from editor.panels.play_sound import BeatSounds, SoundBackend
-from editor.panels.play_text import blocked_text, turn_lines, turn_title
+from editor.panels.play.frames import motion_between
+from editor.panels.play.game import LETTERS, MAX_PLAY_TURNS, PlayRecord
+from editor.panels.play.marks import marks_for
+from editor.panels.play.page import HINTS, PlayPage, intent_of
+from editor.panels.play.playback import Playback
+from editor.panels.play.sound import BeatSounds, SoundBackend
+from editor.panels.play.text import blocked_text, turn_lines, turn_title
 from editor.settings import EditorSettings
 from editor.views.tiles import TileRenderer
 

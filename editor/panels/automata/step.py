@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 import engine
 from editor.panels.authored_edit import ProblemLabel
-from editor.panels.automata_pattern import (
+from editor.panels.automata.pattern import (
     ARROWS,
     DIRECTION_NAMES,
     WAIT,

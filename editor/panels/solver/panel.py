@@ -16,7 +16,7 @@ to it makes it fresh again).
 A solution plays on the board through a :class:`SolutionPlayer` — the play view's
 playback (play, pause, step, scrub) — and "Use as intended solution" stores it as
 the level's ``solution`` (one undoable edit).
-Below, the background pack check of this level (:mod:`editor.panels.solver_check`)
+Below, the background pack check of this level (:mod:`editor.panels.solver.check`)
 and the pack curve. Results are kept per level, so switching levels and back shows
 each level's last solve; a solve keeps running when the author looks elsewhere.
 """
@@ -47,8 +47,8 @@ import engine
 from editor.connections import Connections
 from editor.documents.level import LevelDocument
 from editor.documents.session import Session
-from editor.panels.solver_check import LevelCheckView, PackCurveBox
-from editor.panels.solver_outcome import SolveOutcome, describe, solve_content
+from editor.panels.solver.check import LevelCheckView, PackCurveBox
+from editor.panels.solver.outcome import SolveOutcome, describe, solve_content
 from editor.settings import EditorSettings
 from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.solve import SolveRunner

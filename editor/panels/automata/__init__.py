@@ -1,0 +1,1 @@
+"""The automata feature's panels and their parts."""

@@ -1,0 +1,1 @@
+"""The frail feature's panels and their parts."""

@@ -1,0 +1,1 @@
+"""The play feature's panels and their parts."""

@@ -1,0 +1,1 @@
+"""The rules feature's panels and their parts."""

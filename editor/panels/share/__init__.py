@@ -1,0 +1,1 @@
+"""The share feature's panels and their parts."""

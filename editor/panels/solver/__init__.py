@@ -1,0 +1,1 @@
+"""The solver feature's panels and their parts."""

@@ -1,0 +1,1 @@
+"""The validation feature's panels and their parts."""
