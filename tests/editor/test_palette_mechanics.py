@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 import engine
-from editor.documents import values
+from editor import values
 from editor.values import WORD, Pos, Stamp
 from tests.editor.window_driver import click, tokens, trigger
 from tests.engine import hollow
