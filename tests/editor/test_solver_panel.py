@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from PySide6.QtTest import QTest
 import editor.io.files
 import engine
 from editor.main_window import MainWindow
+from editor.panels.solver.panel import WARM_DELAY_MS
 from editor.tasks.scheduler import Priority, scheduler
 from editor.tasks.solve import kept_worker_pids
 from editor.tasks.solve_pack import LevelStatus
@@ -544,6 +546,35 @@ def test_the_authors_solve_runs_at_the_editors_priority_on_a_warm_worker(
         assert os.getpriority(os.PRIO_PROCESS, pid) == 19
     trigger(window, "actionCancelSolve")
     qtbot.waitUntil(panel.runner.pool.idle, timeout=WAIT)
+
+
+def test_the_solver_worker_is_warmed_once_the_author_pauses_not_between_edits(
+    qtbot: Any, make_window: Callable[..., MainWindow], tmp_path: Path
+) -> None:
+    """Spawning the worker stops the UI thread about 20 ms, and its start-up takes a
+    core for about a second: run between two edits, it made the edits that followed
+    stutter (bench_problems: 19-26 ms). Each edit puts the warm off again."""
+    clock = scheduler().clock
+    skipped = [0.0]  # seconds the scheduler's clock is moved on: the author's pauses
+    scheduler().clock = lambda: time.perf_counter() + skipped[0]
+    try:
+        window = make_window(write_pack(tmp_path, CORRIDOR))
+        panel = window.solver_panel
+
+        def warm_waits() -> bool:
+            return any(job.name == "warm" and job.owner is panel for job in scheduler().pending())
+
+        assert warm_waits()
+        use(window, "actionToolBrush", Stamp(OBJECT, "ROCK"))
+        for x in (1, 2, 3):  # each a little sooner than the pause after the last
+            skipped[0] += WARM_DELAY_MS / 1000 * 0.7
+            click(window, Pos(x, 1))
+            qtbot.wait(300)
+            assert warm_waits()
+        skipped[0] += WARM_DELAY_MS / 1000  # the author pauses
+        qtbot.waitUntil(lambda: not warm_waits(), timeout=WAIT)
+    finally:
+        scheduler().clock = clock
 
 
 def warm_pids(priority: int) -> list[int]:

@@ -69,7 +69,9 @@ STRATEGIES = (
 DEFAULT_BUDGET = 1_000_000
 DEFAULT_SECONDS = 60  # as rulegrid solve; 0 is "no limit"
 MIB = 2**20
-#: After the window is built, the solver's worker is started (not during the first paint).
+#: The solver's worker is started once the window is built and the author has not
+#: edited for this long (not during the first paint, nor between two edits: spawning
+#: it stops the UI thread 20 ms, and its start-up takes a core for about a second).
 WARM_DELAY_MS = 1_500
 #: The pack curve is drawn again this long after the last of a burst of statuses.
 CURVE_DELAY_MS = 120
@@ -109,6 +111,7 @@ class SolverPanel(QWidget):
         # Many edits or statuses in a burst: one look each, a pass (or 120 ms) later.
         self._stale_job = scheduler().job(self, Priority.INPUT, self._recheck_stale)
         self._curve_job = scheduler().job(self, Priority.INPUT, self._refresh_curve)
+        self._warming = scheduler().job(self, Priority.BACKGROUND, self.runner.warm, name="warm")
         self.runner.progressed.connect(self._on_runner_progressed)
         self.runner.finished.connect(self._on_runner_finished)
         self.runner.cancelled.connect(lambda: self._end_running("cancelled"))
@@ -119,8 +122,7 @@ class SolverPanel(QWidget):
         session.pack_changed.connect(self._on_session_pack_changed)
         look.changed.connect(self._on_look_changed)
         self._on_session_level_changed(session.level)
-        warming = scheduler().job(self, Priority.BACKGROUND, self.runner.warm, name="warm")
-        warming.start(WARM_DELAY_MS)
+        self._warming.start(WARM_DELAY_MS)
 
     def shutdown(self) -> None:
         """Stop the solver's worker (the window is closing)."""
@@ -387,14 +389,19 @@ class SolverPanel(QWidget):
             []
             if level is None
             else [
-                (level.cells_changed, lambda _cells: self._stale_job.start()),
-                (level.properties_changed, self._stale_job.start),
-                (level.authored_changed, lambda _key: self._stale_job.start()),
+                (level.cells_changed, lambda _cells: self._on_level_edited()),
+                (level.properties_changed, self._on_level_edited),
+                (level.authored_changed, lambda _key: self._on_level_edited()),
             ]
         )
         self._recheck_stale()
         self._refresh_check()
         self._curve_later()
+
+    def _on_level_edited(self) -> None:
+        self._stale_job.start()
+        if self._warming.is_due():  # not yet started: it waits for the author to pause
+            self._warming.start(WARM_DELAY_MS)
 
     def _curve_later(self) -> None:
         self._curve_job.start(CURVE_DELAY_MS)
